@@ -1,0 +1,54 @@
+/// @file protocol.hpp
+/// @brief How a hidden-test process tells the grader what happened: one JSON object per line in
+/// a report file, flushed as it goes, so that a crash or a hang still leaves a readable trail.
+///
+/// Records, in order:
+///   {"event":"device", "name":..., "cc":"9.0", "sms":..., "l2_bytes":..., ...}   or
+///   {"event":"no_gpu", "reason":...}                       (then the process exits kExitNoGpu)
+///   {"event":"start", "test":"tiled/TransposeCorrect.matches_reference/33x31"}
+///   {"event":"end", "test":..., "status":"passed|failed|skipped", "ms":..., "failures":[...],
+///    "properties":{...}}
+///   {"event":"fatal", "test":..., "reason":...}  (a sticky CUDA error or a kernel that never
+///                                                  finished; then the process exits
+///                                                  kExitContextLost)
+/// Test names start with the step they belong to: "<step>/<Suite>.<test>[/<param>]".
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace course::protocol {
+
+/// Exit code of a hidden-test process that found no usable GPU (also the grader's, see exit.hpp).
+inline constexpr int kExitNoGpu = 3;
+/// Exit code of a hidden-test process whose CUDA context is unusable (sticky error, hung kernel):
+/// the grader reruns the tests that did not run yet in a fresh process.
+inline constexpr int kExitContextLost = 86;
+
+/// The outcome of one test, as reported by the process that ran it or as inferred by the grader.
+struct TestRecord {
+  std::string name;
+  std::string status;  ///< passed, failed, skipped; or (grader) crashed, timed_out, not_run
+  std::vector<std::string> failures;                     ///< failure messages, in order
+  nlohmann::json properties = nlohmann::json::object();  ///< measurements etc.
+  double ms = 0;
+};
+
+/// Everything one hidden-test process wrote before it ended.
+struct ChildLog {
+  nlohmann::json device;  ///< the "device" record, or null
+  bool no_gpu = false;
+  std::string no_gpu_reason;
+  std::vector<TestRecord> finished;  ///< tests with an "end" record, in order
+  std::string running;       ///< a test that started and has no "end" record yet ("" = none)
+  std::string fatal_reason;  ///< from a "fatal" record
+};
+
+/// Parses a report file's text. Lines that are not JSON (a torn last line) are ignored.
+ChildLog parse_log(const std::string& text);
+
+/// The step a test belongs to: the part of its name before the first '/', or "".
+std::string step_of(const std::string& test_name);
+
+}  // namespace course::protocol

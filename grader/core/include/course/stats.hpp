@@ -1,0 +1,64 @@
+/// @file stats.hpp
+/// @brief Robust summaries of repeated timings, and the speed-gate decision built on them.
+///
+/// Method (COURSE.md §5): the student's kernel and the ceiling kernel are timed in interleaved
+/// pairs (A B A B ...), each sample after an L2 flush. Each pair gives one ratio
+/// r = t_ceiling / t_student = (student GB/s) / (ceiling GB/s), since both move the same bytes.
+/// Pairing cancels slow drifts (clocks, temperature) that would bias two separate medians.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace course {
+
+/// Order statistics of a sample. Quantiles interpolate linearly between order statistics
+/// (Hyndman-Fan type 7, as numpy's default).
+struct Summary {
+  std::size_t n = 0;
+  double median = 0, q1 = 0, q3 = 0, min = 0, max = 0;
+  /// Interquartile range over the median, e.g. 0.01 = 1%. 0 when the median is 0.
+  double rel_spread() const;
+};
+
+/// @throws std::invalid_argument when `values` is empty.
+Summary summarize(std::vector<double> values);
+
+/// How many interleaved pairs to take. Sampling stops once the ratio's relative spread is under
+/// `target_rel_spread` and its interquartile range does not straddle the gate, or at a cap.
+struct SamplingPolicy {
+  std::size_t min_pairs = 30;
+  std::size_t max_pairs = 600;
+  double target_rel_spread = 0.01;
+  double max_seconds = 5.0;  ///< wall-clock cap on the timing loop
+};
+
+/// True while more pairs are needed (see SamplingPolicy).
+bool keep_sampling(const Summary& ratio, std::optional<double> gate, std::size_t pairs,
+                   double elapsed_seconds, const SamplingPolicy& policy);
+
+enum class Verdict { pass, fail, impossible };
+
+/// The verdict on one speed gate.
+struct GateDecision {
+  Verdict verdict = Verdict::fail;
+  bool close_call =
+      false;           ///< the ratio's interquartile range straddled the gate: decided by median
+  double margin = 0;   ///< median ratio - gate (fraction of ceiling; + passes); 0 without a gate
+  std::string reason;  ///< one sentence for the student
+};
+
+/// A median ratio above this is rejected: no kernel that does the whole task beats the copy rung
+/// of the same geometry by more than noise (COURSE.md §5).
+inline constexpr double kImpossibleRatio = 1.05;
+
+/// Decides a gate from the summary of per-pair ratios. Without a gate the step is correctness
+/// only and the verdict is pass unless the speed is impossible.
+GateDecision decide_gate(const Summary& ratio, std::optional<double> gate,
+                         double impossible_above = kImpossibleRatio);
+
+const char* to_string(Verdict v);
+
+}  // namespace course

@@ -1,0 +1,43 @@
+#include "course/protocol.hpp"
+
+#include <sstream>
+
+namespace course::protocol {
+
+ChildLog parse_log(const std::string& text) {
+  ChildLog log;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    nlohmann::json r = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
+    if (r.is_discarded() || !r.is_object()) continue;
+    const std::string event = r.value("event", "");
+    if (event == "device") {
+      log.device = r;
+    } else if (event == "no_gpu") {
+      log.no_gpu = true;
+      log.no_gpu_reason = r.value("reason", "");
+    } else if (event == "start") {
+      log.running = r.value("test", "");
+    } else if (event == "end") {
+      TestRecord t;
+      t.name = r.value("test", "");
+      t.status = r.value("status", "failed");
+      t.failures = r.value("failures", std::vector<std::string>{});
+      t.properties = r.value("properties", nlohmann::json::object());
+      t.ms = r.value("ms", 0.0);
+      if (t.name == log.running) log.running.clear();
+      log.finished.push_back(std::move(t));
+    } else if (event == "fatal") {
+      log.fatal_reason = r.value("reason", "");
+    }
+  }
+  return log;
+}
+
+std::string step_of(const std::string& test_name) {
+  const auto slash = test_name.find('/');
+  return slash == std::string::npos ? "" : test_name.substr(0, slash);
+}
+
+}  // namespace course::protocol

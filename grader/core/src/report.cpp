@@ -1,0 +1,401 @@
+#include "course/report.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace course {
+
+using nlohmann::json;
+using protocol::TestRecord;
+
+std::optional<SpeedFigures> SpeedFigures::from_properties(const json& p) {
+  if (!p.is_object() || p.value("kind", "") != "speed") return std::nullopt;
+  SpeedFigures s;
+  s.shape = p.value("shape", "");
+  s.bytes = p.value("bytes", 0.0);
+  s.gbps = p.value("gbps", 0.0);
+  s.ceiling_gbps = p.value("ceiling_gbps", 0.0);
+  s.ratio = p.value("ratio", 0.0);
+  s.ratio_q1 = p.value("ratio_q1", 0.0);
+  s.ratio_q3 = p.value("ratio_q3", 0.0);
+  if (p.contains("gate") && p["gate"].is_number()) s.gate = p["gate"].get<double>();
+  s.pairs = p.value("pairs", 0);
+  s.verdict = p.value("verdict", "");
+  s.close_call = p.value("close_call", false);
+  s.memcpy_gbps = p.value("memcpy_gbps", 0.0);
+  s.peak_gbps = p.value("peak_gbps", 0.0);
+  s.ceiling_kernel = p.value("ceiling_kernel", "");
+  return s;
+}
+
+int Report::exit_code() const {
+  bool all_pass = !lessons.empty();
+  bool build_failed = false;
+  for (const LessonReport& l : lessons) {
+    if (l.status == "no_gpu") return kExitNoGpu;
+    if (l.status == "error") return kExitInternal;
+    build_failed |= l.status == "build_failed";
+    all_pass &= l.status == "pass";
+  }
+  if (all_pass) return kExitOk;
+  return build_failed ? kExitBuildFailed : kExitFailed;
+}
+
+std::vector<StepReport> build_steps(const Lesson& lesson, const std::vector<const Step*>& steps,
+                                    const std::vector<std::string>& expected,
+                                    const std::vector<TestRecord>& records) {
+  std::map<std::string, const TestRecord*> by_name;
+  for (const TestRecord& r : records) by_name[r.name] = &r;
+  std::vector<StepReport> out;
+  for (const Step* step : steps) {
+    StepReport s;
+    s.name = step->name;
+    s.title = step->title;
+    s.optional = step->optional;
+    int skipped = 0;
+    for (const std::string& name : expected) {
+      if (protocol::step_of(name) != step->name) continue;
+      ++s.tests_total;
+      auto it = by_name.find(name);
+      TestRecord r = it != by_name.end() ? *it->second : TestRecord{name, "not_run", {}, {}, 0};
+      if (auto speed = SpeedFigures::from_properties(r.properties)) s.speed = speed;
+      if (r.status == "passed") {
+        ++s.tests_passed;
+      } else if (r.status == "skipped") {
+        ++skipped;
+        if (s.reason.empty() && !r.failures.empty()) s.reason = r.failures.front();
+      } else {
+        s.problems.push_back(r);
+      }
+    }
+    if (s.tests_total == 0) {
+      s.status = "fail";
+      s.reason = fmt::format("no hidden tests found for step {} of {} (a grader bug: report it)",
+                             step->name, lesson.id);
+    } else if (skipped == s.tests_total) {
+      s.status = "skipped";
+      if (s.reason.empty()) s.reason = "skipped";
+    } else if (s.problems.empty()) {
+      s.status = "pass";
+    } else {
+      s.status = "fail";
+      const TestRecord& first = s.problems.front();
+      if (first.status == "crashed" || first.status == "timed_out" || first.status == "not_run")
+        s.reason = first.failures.empty() ? first.status : first.failures.front();
+      else if (s.speed && s.tests_passed == s.tests_total - 1 && s.speed->verdict != "pass")
+        s.reason = "correct, but not fast enough";
+      else
+        s.reason = fmt::format("{} of {} hidden tests failed", s.problems.size(), s.tests_total);
+    }
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+std::string group_thousands(double value) {
+  std::string digits = fmt::format("{:.0f}", std::fabs(value));
+  std::string out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return (value < 0 ? "-" : "") + out;
+}
+
+namespace {
+
+struct Style {
+  bool on;
+  std::string operator()(const std::string& s, const char* code) const {
+    return on ? fmt::format("\x1b[{}m{}\x1b[0m", code, s) : s;
+  }
+};
+
+std::string status_word(const std::string& status, const Style& st) {
+  if (status == "pass") return st("PASS", "1;32");
+  if (status == "skipped") return st("SKIP", "1;33");
+  return st("FAIL", "1;31");
+}
+
+std::string speed_line(const SpeedFigures& s) {
+  std::string line =
+      fmt::format("{} GB/s = {:.1f}% of ceiling", group_thousands(s.gbps), 100 * s.ratio);
+  if (s.verdict == "impossible") return line + " (impossible: rejected)";
+  if (!s.gate) return line + " (no speed gate)";
+  const double margin = 100 * (s.ratio - *s.gate);
+  return line + fmt::format("; needs {:.0f}%, {} {:.1f} pts{}", 100 * *s.gate,
+                            margin >= 0 ? "margin +" : "short by ", std::fabs(margin),
+                            s.close_call ? " (close call)" : "");
+}
+
+std::string indent_lines(const std::string& text, const std::string& pad) {
+  std::string out;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    out += pad + text.substr(start, end - start) + "\n";
+    start = end + 1;
+  }
+  return out;
+}
+
+std::string device_line(const json& d) {
+  if (!d.is_object()) return "";
+  return fmt::format("GPU {}: {} · sm_{} · {} SMs · {:.0f} MB L2 · driver {} · CUDA runtime {}",
+                     d.value("index", 0), d.value("name", "?"), d.value("sm", "?"),
+                     d.value("sms", 0), d.value("l2_bytes", 0.0) / 1e6, d.value("driver", "?"),
+                     d.value("runtime", "?"));
+}
+
+}  // namespace
+
+std::string to_text(const Report& report, const TextOptions& opt) {
+  const Style st{opt.color};
+  std::string out;
+  if (std::string d = device_line(report.device); !d.empty()) out += d + "\n";
+  int steps_passed = 0, steps_total = 0;
+  std::string next_hint;
+  for (const LessonReport& l : report.lessons) {
+    out += "\n" + st(fmt::format("{} · {}", l.id, l.title), "1");
+    if (!l.variant.empty()) out += fmt::format("  [variant: {}]", l.variant);
+    if (l.seed) out += fmt::format("  (seed {})", l.seed);
+    out += "\n";
+    if (l.status == "build_failed" || l.status == "no_gpu" || l.status == "unsupported" ||
+        l.status == "error") {
+      out += "  " + status_word("fail", st) + "  " + l.message + "\n";
+      if (!l.build_log.empty()) out += indent_lines(l.build_log, "    ");
+      continue;
+    }
+    const SpeedFigures* context = nullptr;
+    for (const StepReport& s : l.steps) {
+      ++steps_total;
+      steps_passed += s.status == "pass";
+      std::string line = fmt::format("  {}  {:<14} {:>2}/{:<2} tests", status_word(s.status, st),
+                                     s.name, s.tests_passed, s.tests_total);
+      if (s.speed) {
+        line += "   " + speed_line(*s.speed);
+        context = &*s.speed;
+      }
+      if (s.optional) line += "   (optional)";
+      out += line + "\n";
+      if (s.status == "pass") continue;
+      if (!s.reason.empty()) out += "        " + s.reason + "\n";
+      const std::size_t shown =
+          opt.verbose ? s.problems.size() : std::min<std::size_t>(2, s.problems.size());
+      for (std::size_t i = 0; i < shown; ++i) {
+        const TestRecord& t = s.problems[i];
+        out += fmt::format("        {} [{}]\n", t.name, t.status);
+        for (const std::string& f : t.failures) out += indent_lines(f, "          ");
+      }
+      if (shown < s.problems.size())
+        out += fmt::format("        ... and {} more (--verbose shows all)\n",
+                           s.problems.size() - shown);
+      if (s.status == "fail") {
+        const std::string cmd = fmt::format("{} hint {}.{}", opt.grader_command, l.id, s.name);
+        out += "        hint: " + cmd + "\n";
+        if (next_hint.empty()) next_hint = cmd;
+      }
+    }
+    if (context) {
+      out += fmt::format(
+          "  ceiling: {} on {} floats, {} GB/s, measured interleaved with your kernel in this "
+          "run\n",
+          context->ceiling_kernel, context->shape, group_thousands(context->ceiling_gbps));
+      out += fmt::format(
+          "  context: cudaMemcpy device-to-device {} GB/s; datasheet peak {} GB/s "
+          "(2 x memory clock x bus width)\n",
+          group_thousands(context->memcpy_gbps), group_thousands(context->peak_gbps));
+      out += fmt::format(
+          "  effective bandwidth = (bytes read + bytes written) / kernel time, GB/s = 10^9 B/s; "
+          "median of {} interleaved pairs, L2 flushed before each sample\n",
+          context->pairs);
+    }
+  }
+  if (steps_total > 0) {
+    out += fmt::format("\n{} of {} steps passed.", steps_passed, steps_total);
+    if (!next_hint.empty()) out += " Stuck? " + next_hint;
+    out += "\n";
+  }
+  return out;
+}
+
+namespace {
+json record_json(const TestRecord& t) {
+  return {{"test", t.name}, {"status", t.status}, {"failures", t.failures}, {"ms", t.ms}};
+}
+
+json speed_json(const SpeedFigures& s) {
+  return {{"shape", s.shape},
+          {"bytes", s.bytes},
+          {"gbps", s.gbps},
+          {"ceiling_gbps", s.ceiling_gbps},
+          {"ceiling_kernel", s.ceiling_kernel},
+          {"fraction_of_ceiling", s.ratio},
+          {"fraction_q1", s.ratio_q1},
+          {"fraction_q3", s.ratio_q3},
+          {"gate", s.gate ? json(*s.gate) : json(nullptr)},
+          {"margin", s.gate ? json(s.ratio - *s.gate) : json(nullptr)},
+          {"pairs", s.pairs},
+          {"verdict", s.verdict},
+          {"close_call", s.close_call},
+          {"memcpy_gbps", s.memcpy_gbps},
+          {"peak_gbps", s.peak_gbps}};
+}
+}  // namespace
+
+json to_json(const Report& r) {
+  json lessons = json::array();
+  for (const LessonReport& l : r.lessons) {
+    json steps = json::array();
+    for (const StepReport& s : l.steps) {
+      json problems = json::array();
+      for (const TestRecord& t : s.problems) problems.push_back(record_json(t));
+      steps.push_back({{"step", s.name},
+                       {"title", s.title},
+                       {"optional", s.optional},
+                       {"status", s.status},
+                       {"reason", s.reason},
+                       {"tests_passed", s.tests_passed},
+                       {"tests_total", s.tests_total},
+                       {"problems", problems},
+                       {"speed", s.speed ? speed_json(*s.speed) : json(nullptr)}});
+    }
+    lessons.push_back({{"lesson", l.id},
+                       {"title", l.title},
+                       {"status", l.status},
+                       {"message", l.message},
+                       {"variant", l.variant},
+                       {"seed", l.seed},
+                       {"steps", steps}});
+  }
+  return {{"format", "cuda-course-grader-report"},
+          {"format_version", 1},
+          {"grader_version", r.grader_version},
+          {"course_version", r.course_version},
+          {"configuration", r.configuration},
+          {"device", r.device},
+          {"exit_code", r.exit_code()},
+          {"lessons", lessons}};
+}
+
+namespace {
+std::string xml_escape(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
+      default:
+        // XML 1.0 forbids most control characters; colour codes never reach here, but be safe.
+        if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t' && c != '\r')
+          out += ' ';
+        else
+          out += c;
+    }
+  }
+  return out;
+}
+
+std::string step_details(const StepReport& s) {
+  std::string d;
+  if (s.speed) d += speed_line(*s.speed) + "\n";
+  if (!s.reason.empty()) d += s.reason + "\n";
+  for (const TestRecord& t : s.problems) {
+    d += t.name + " [" + t.status + "]\n";
+    for (const std::string& f : t.failures) d += "  " + f + "\n";
+  }
+  return d;
+}
+}  // namespace
+
+std::string to_junit(const Report& r) {
+  int tests = 0, failures = 0, errors = 0, skipped = 0;
+  std::string suites;
+  for (const LessonReport& l : r.lessons) {
+    int lt = 0, lf = 0, le = 0, ls = 0;
+    std::string cases;
+    if (l.steps.empty()) {
+      // Nothing was graded (build failure, no GPU): one error case keeps the failure visible.
+      ++lt;
+      ++le;
+      cases += fmt::format(
+          "    <testcase classname=\"{0}\" name=\"{0}\" time=\"0\">\n"
+          "      <error type=\"{1}\" message=\"{2}\">{3}</error>\n    </testcase>\n",
+          xml_escape(l.id), xml_escape(l.status), xml_escape(l.message),
+          xml_escape(l.build_log.empty() ? l.message : l.build_log));
+    }
+    for (const StepReport& s : l.steps) {
+      ++lt;
+      cases += fmt::format("    <testcase classname=\"{}\" name=\"{}\" time=\"0\">\n",
+                           xml_escape(l.id), xml_escape(s.name));
+      if (s.status == "fail") {
+        ++lf;
+        cases += fmt::format("      <failure type=\"fail\" message=\"{}\">{}</failure>\n",
+                             xml_escape(s.reason), xml_escape(step_details(s)));
+      } else if (s.status == "skipped") {
+        ++ls;
+        cases += fmt::format("      <skipped message=\"{}\"/>\n", xml_escape(s.reason));
+      } else {
+        cases += fmt::format("      <system-out>{}</system-out>\n", xml_escape(step_details(s)));
+      }
+      cases += "    </testcase>\n";
+    }
+    suites += fmt::format(
+        "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" "
+        "time=\"0\">\n{}  </testsuite>\n",
+        xml_escape(l.id), lt, lf, le, ls, cases);
+    tests += lt;
+    failures += lf;
+    errors += le;
+    skipped += ls;
+  }
+  return fmt::format(
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+      "<testsuites name=\"cuda-course\" tests=\"{}\" failures=\"{}\" errors=\"{}\" "
+      "skipped=\"{}\" time=\"0\">\n{}</testsuites>\n",
+      tests, failures, errors, skipped, suites);
+}
+
+json to_gradescope(const Report& r, const std::string& text_report) {
+  json tests = json::array();
+  double score = 0;
+  for (const LessonReport& l : r.lessons) {
+    if (l.steps.empty()) {
+      tests.push_back({{"name", l.id},
+                       {"score", 0},
+                       {"max_score", 1},
+                       {"status", "failed"},
+                       {"output", l.message + (l.build_log.empty() ? "" : "\n" + l.build_log)}});
+      continue;
+    }
+    for (const StepReport& s : l.steps) {
+      const bool passed = s.status == "pass";
+      score += passed ? 1 : 0;
+      tests.push_back({{"name", l.id + "." + s.name},
+                       {"score", passed ? 1 : 0},
+                       {"max_score", 1},
+                       {"status", passed ? "passed" : "failed"},
+                       {"output", step_details(s)}});
+    }
+  }
+  return {{"score", score}, {"output", text_report}, {"tests", tests}, {"visibility", "visible"}};
+}
+
+}  // namespace course

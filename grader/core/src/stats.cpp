@@ -1,0 +1,89 @@
+#include "course/stats.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace course {
+
+namespace {
+double quantile_sorted(const std::vector<double>& v, double q) {
+  const double pos = q * static_cast<double>(v.size() - 1);
+  const auto lo = static_cast<std::size_t>(std::floor(pos));
+  const std::size_t hi = std::min(lo + 1, v.size() - 1);
+  return v[lo] + (pos - static_cast<double>(lo)) * (v[hi] - v[lo]);
+}
+}  // namespace
+
+double Summary::rel_spread() const {
+  return median == 0 ? 0 : (q3 - q1) / std::fabs(median);
+}
+
+Summary summarize(std::vector<double> values) {
+  if (values.empty()) throw std::invalid_argument("summarize: no values");
+  std::sort(values.begin(), values.end());
+  Summary s;
+  s.n = values.size();
+  s.min = values.front();
+  s.max = values.back();
+  s.median = quantile_sorted(values, 0.5);
+  s.q1 = quantile_sorted(values, 0.25);
+  s.q3 = quantile_sorted(values, 0.75);
+  return s;
+}
+
+bool keep_sampling(const Summary& ratio, std::optional<double> gate, std::size_t pairs,
+                   double elapsed_seconds, const SamplingPolicy& policy) {
+  if (pairs < policy.min_pairs) return true;
+  if (pairs >= policy.max_pairs || elapsed_seconds >= policy.max_seconds) return false;
+  if (gate && ratio.q1 < *gate && *gate <= ratio.q3) return true;  // straddles: re-measure
+  return ratio.rel_spread() > policy.target_rel_spread;
+}
+
+GateDecision decide_gate(const Summary& ratio, std::optional<double> gate,
+                         double impossible_above) {
+  GateDecision d;
+  if (ratio.median > impossible_above) {
+    d.verdict = Verdict::impossible;
+    d.reason = fmt::format(
+        "measured {:.0f}% of the copy ceiling, more than a kernel doing the whole task can reach "
+        "(limit {:.0f}%): it probably skips work or reuses an earlier result",
+        100 * ratio.median, 100 * impossible_above);
+    return d;
+  }
+  if (!gate) {
+    d.verdict = Verdict::pass;
+    d.reason = "no speed gate for this step";
+    return d;
+  }
+  d.margin = ratio.median - *gate;
+  if (ratio.q1 >= *gate) {
+    d.verdict = Verdict::pass;
+  } else if (ratio.q3 < *gate) {
+    d.verdict = Verdict::fail;
+  } else {
+    d.close_call = true;
+    d.verdict = ratio.median >= *gate ? Verdict::pass : Verdict::fail;
+  }
+  d.reason = fmt::format(
+      "{:.1f}% of the ceiling, needs {:.0f}%: {} by {:.1f} points{}", 100 * ratio.median,
+      100 * *gate, d.verdict == Verdict::pass ? "above" : "short", 100 * std::fabs(d.margin),
+      d.close_call ? " (close call: samples straddle the gate, decided by median)" : "");
+  return d;
+}
+
+const char* to_string(Verdict v) {
+  switch (v) {
+    case Verdict::pass:
+      return "pass";
+    case Verdict::fail:
+      return "fail";
+    case Verdict::impossible:
+      return "impossible";
+  }
+  return "?";
+}
+
+}  // namespace course

@@ -1,0 +1,184 @@
+#include "devcheck.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "course/config.hpp"
+#include "course/stats.hpp"
+
+namespace driver {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::set<std::string> files_in(const fs::path& dir, const std::string& ext) {
+  std::set<std::string> names;
+  if (!fs::is_directory(dir)) return names;
+  for (const auto& e : fs::directory_iterator(dir))
+    if (e.is_regular_file() && (ext.empty() || e.path().extension() == ext))
+      names.insert(e.path().filename().string());
+  return names;
+}
+
+std::set<std::string> dirs_in(const fs::path& dir) {
+  std::set<std::string> names;
+  if (!fs::is_directory(dir)) return names;
+  for (const auto& e : fs::directory_iterator(dir))
+    if (e.is_directory()) names.insert(e.path().filename().string());
+  return names;
+}
+
+// What a variant must do: the solution passes every step, the stub fails every step, a wrong
+// kernel fails its step with its diagnosis in the report.
+std::string expectation_problem(const course::Lesson& lesson, const std::string& variant,
+                                const course::LessonReport& r, const std::string& text) {
+  if (r.status != "pass" && r.status != "fail")
+    return fmt::format("ended as {}: {}", r.status, r.message);
+  if (variant == "solution") {
+    for (const course::StepReport& s : r.steps)
+      if (s.status != "pass" && s.status != "skipped")
+        return fmt::format("step {} did not pass: {}", s.name, s.reason);
+    return "";
+  }
+  if (variant == "stub") {
+    for (const course::StepReport& s : r.steps)
+      if (s.status == "pass") return fmt::format("the untouched stub passes step {}", s.name);
+    return "";
+  }
+  for (const course::WrongKernel& w : lesson.wrong_kernels) {
+    if (w.name != variant) continue;
+    for (const course::StepReport& s : r.steps) {
+      if (s.name != w.step) continue;
+      if (s.status == "pass") return fmt::format("passes step {}: the grader missed it", w.step);
+      if (text.find(w.diagnosis) == std::string::npos)
+        return fmt::format("fails step {}, but the report lacks the diagnosis \"{}\"", w.step,
+                           w.diagnosis);
+      return "";
+    }
+    return fmt::format("step {} was not graded", w.step);
+  }
+  return fmt::format("unknown variant {}", variant);
+}
+
+}  // namespace
+
+std::vector<std::string> layout_problems(const course::Manifest& m, const std::string& source_dir) {
+  std::vector<std::string> out;
+  const fs::path src(source_dir);
+  std::set<std::string> ready;
+  for (const course::Lesson& l : m.lessons) {
+    if (!l.ready()) continue;
+    ready.insert(l.id);
+    if (!fs::exists(src / "lessons" / l.id / "README.md"))
+      out.push_back(
+          fmt::format("{}: lessons/{}/README.md (the lesson text) is missing", l.id, l.id));
+    const auto stub = files_in(src / "exercises" / l.id, ".cu");
+    const auto solution = files_in(src / "solutions" / l.id, ".cu");
+    if (stub.empty()) out.push_back(fmt::format("{}: exercises/{}/ has no .cu stub", l.id, l.id));
+    if (stub != solution)
+      out.push_back(fmt::format("{}: solutions/{}/ does not mirror exercises/{}/ file for file",
+                                l.id, l.id, l.id));
+    if (files_in(src / "grader" / "lessons" / l.id, ".cu").empty())
+      out.push_back(fmt::format("{}: grader/lessons/{}/ has no hidden tests", l.id, l.id));
+    std::set<std::string> listed;
+    for (const course::WrongKernel& w : l.wrong_kernels) {
+      listed.insert(w.name + ".cu");
+      if (!fs::exists(src / "grader" / "wrong" / l.id / (w.name + ".cu")))
+        out.push_back(
+            fmt::format("{}: wrong kernel grader/wrong/{}/{}.cu is missing", l.id, l.id, w.name));
+    }
+    for (const std::string& f : files_in(src / "grader" / "wrong" / l.id, ".cu"))
+      if (!listed.count(f))
+        out.push_back(
+            fmt::format("{}: grader/wrong/{}/{} is not listed in the manifest", l.id, l.id, f));
+  }
+  for (const char* top : {"exercises", "solutions", "grader/lessons", "grader/wrong"})
+    for (const std::string& d : dirs_in(src / top))
+      if (!ready.count(d))
+        out.push_back(fmt::format("{}/{}/ belongs to no ready lesson in the manifest", top, d));
+  return out;
+}
+
+int dev_check(const course::Manifest& m, const DevCheckOptions& o, GradeOptions g) {
+  int drift = 0;
+  std::vector<std::string> problems = m.problems();
+  for (const std::string& p : layout_problems(m, course::config::kSourceDir)) problems.push_back(p);
+  for (const std::string& p : problems) fmt::print("DRIFT  {}\n", p);
+  if (problems.empty())
+    fmt::print("ok     manifest and file layout ({} lessons, {} ready)\n", m.lessons.size(),
+               std::count_if(m.lessons.begin(), m.lessons.end(),
+                             [](const course::Lesson& l) { return l.ready(); }));
+  drift += static_cast<int>(problems.size());
+
+  if (!course::config::kDevTargets) {
+    fmt::print(
+        "skip   GPU checks: this build has no dev targets. Run them from the test "
+        "configuration: cmake --preset test && cmake --build build-test && "
+        "./build-test/grader dev check\n");
+    return drift ? 1 : (o.only.empty() ? 0 : 3);
+  }
+
+  g.progress = false;
+  for (const course::Lesson& lesson : m.lessons) {
+    if (!lesson.ready() || (!o.lesson.empty() && lesson.id != o.lesson)) continue;
+    std::vector<std::string> variants{"solution", "stub"};
+    for (const course::WrongKernel& w : lesson.wrong_kernels) variants.push_back(w.name);
+    if (!o.only.empty()) variants = {o.only};
+    for (const std::string& v : variants) {
+      g.variant = v;
+      std::map<std::string, std::vector<double>> ratios;  // per step, over repeats
+      std::map<std::string, std::set<std::string>> verdicts;
+      std::string problem;
+      for (int i = 0; i < o.repeat && problem.empty(); ++i) {
+        nlohmann::json device;
+        // A wrong kernel is graded only as the step it was submitted for.
+        course::Selection sel{&lesson, nullptr};
+        for (const course::WrongKernel& w : lesson.wrong_kernels)
+          if (w.name == v) sel.step = lesson.find_step(w.step);
+        course::LessonReport r = grade(sel, g, device);
+        if (r.status == "no_gpu") {
+          fmt::print("skip   GPU checks: {}\n", r.message);
+          return drift ? 1 : (o.only.empty() ? 0 : 3);
+        }
+        course::Report whole;
+        whole.lessons.push_back(r);
+        const std::string text = course::to_text(whole, course::TextOptions{false, true, "grader"});
+        problem = expectation_problem(lesson, v, r, text);
+        if (!problem.empty()) fmt::print("{}", text);
+        for (const course::StepReport& s : r.steps) {
+          verdicts[s.name].insert(s.status);
+          if (s.speed) ratios[s.name].push_back(s.speed->ratio);
+        }
+        g.seed += 1;  // each repeat sees other inputs
+      }
+      for (const auto& [step, seen] : verdicts)
+        if (seen.size() > 1 && problem.empty())
+          problem = fmt::format("step {} flipped between verdicts over {} runs", step, o.repeat);
+      std::string figures;
+      for (const auto& [step, rs] : ratios) {
+        const course::Summary s = course::summarize(rs);
+        figures += o.repeat > 1
+                       ? fmt::format(" {} {:.1f}%..{:.1f}%", step, 100 * s.min, 100 * s.max)
+                       : fmt::format(" {} {:.1f}%", step, 100 * s.median);
+      }
+      if (problem.empty()) {
+        fmt::print("ok     {} {}: as expected{}{}\n", lesson.id, v,
+                   o.repeat > 1 ? fmt::format(" in {} runs", o.repeat) : "",
+                   figures.empty() ? "" : " (of ceiling:" + figures + ")");
+      } else {
+        ++drift;
+        fmt::print("DRIFT  {} {}: {}\n", lesson.id, v, problem);
+      }
+    }
+  }
+  fmt::print("{}\n",
+             drift ? fmt::format("{} problem(s) found", drift) : "dev check: all as expected");
+  return drift ? 1 : 0;
+}
+
+}  // namespace driver

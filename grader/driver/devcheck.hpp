@@ -1,0 +1,26 @@
+// `grader dev check`: the instructors' and CI's proof that the course is consistent.
+#pragma once
+
+#include <string>
+
+#include "course/manifest.hpp"
+#include "grade.hpp"
+
+namespace driver {
+
+struct DevCheckOptions {
+  std::string lesson;  ///< "" = every ready lesson
+  std::string only;    ///< "" = every variant; else stub, solution or a wrong kernel's name
+  int repeat = 1;      ///< grade each variant this many times (verdicts must never flip)
+};
+
+/// Problems with the files of ready lessons: text, stub, solution (same file names), hidden
+/// tests, wrong kernels (each listed one present, no unlisted ones), and stray lesson folders.
+std::vector<std::string> layout_problems(const course::Manifest& m, const std::string& source_dir);
+
+/// Runs the checks and prints what it found. Returns the exit code: 0 all as expected (GPU checks
+/// skipped without a GPU unless --only asked for one), 1 drift, 3 GPU checks asked for and no GPU.
+int dev_check(const course::Manifest& m, const DevCheckOptions& options,
+              GradeOptions grade_options);
+
+}  // namespace driver

@@ -1,0 +1,44 @@
+// Grading one lesson: rebuild its hidden-test target, run the tests in watched child processes
+// (a fresh one after every sticky error, crash or hang), and turn the records into a report.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "course/manifest.hpp"
+#include "course/report.hpp"
+
+namespace driver {
+
+struct GradeOptions {
+  std::string binary_dir;      ///< the CMake build tree holding the targets
+  std::string lesson_bin_dir;  ///< where grade_<lesson> executables are
+  std::string variant;         ///< "" = the configured kernels; else stub, solution, <wrong kernel>
+  bool build = true;           ///< rebuild the target first
+  unsigned long long seed = 0;
+  int device = 0;
+  double test_timeout = 120;         ///< wall seconds per test before the grader kills it
+  double kernel_timeout = 10;        ///< seconds a single kernel may run (inside the test process)
+  bool quick = false;                ///< small shapes only, no timing
+  std::vector<std::string> wrapper;  ///< e.g. {"compute-sanitizer", "--tool", "memcheck"}
+  bool progress = true;              ///< print what is happening on stderr
+};
+
+/// Name of the executable target that grades `lesson` (with an optional variant).
+std::string target_name(const std::string& lesson, const std::string& variant);
+
+/// Builds the target; on failure returns false and fills `log` with the compiler's errors.
+bool build_target(const GradeOptions& options, const std::string& target, std::string& log);
+
+/// Grades `selection` (a lesson, or one step of it). `device` receives the device record.
+course::LessonReport grade(const course::Selection& selection, const GradeOptions& options,
+                           nlohmann::json& device);
+
+/// The hidden tests of `exe` that match `filter`, parsed from --gtest_list_tests.
+std::vector<std::string> list_tests(const std::string& exe, const std::string& filter,
+                                    std::string& error);
+
+/// Keeps the compiler's error lines (and a little context) from a build log, at most `max_lines`.
+std::string compiler_errors(const std::string& build_output, std::size_t max_lines = 40);
+
+}  // namespace driver

@@ -1,0 +1,137 @@
+#include "process.hpp"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "course/protocol.hpp"
+
+namespace driver {
+
+namespace {
+
+std::vector<char*> c_argv(const std::vector<std::string>& argv) {
+  std::vector<char*> out;
+  for (const std::string& a : argv) out.push_back(const_cast<char*>(a.c_str()));
+  out.push_back(nullptr);
+  return out;
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+}  // namespace
+
+Captured run_capture(const std::vector<std::string>& argv, const std::string& cwd) {
+  Captured result;
+  int fds[2];
+  if (pipe(fds) != 0) return result;
+  const pid_t pid = fork();
+  if (pid < 0) {
+    close(fds[0]);
+    close(fds[1]);
+    return result;
+  }
+  if (pid == 0) {
+    dup2(fds[1], STDOUT_FILENO);
+    dup2(fds[1], STDERR_FILENO);
+    close(fds[0]);
+    close(fds[1]);
+    if (!cwd.empty() && chdir(cwd.c_str()) != 0) _exit(127);
+    std::vector<char*> args = c_argv(argv);
+    execvp(args[0], args.data());
+    std::fprintf(stderr, "cannot run %s: %s\n", args[0], std::strerror(errno));
+    _exit(127);
+  }
+  close(fds[1]);
+  char buf[4096];
+  ssize_t n;
+  while ((n = read(fds[0], buf, sizeof buf)) > 0) result.output.append(buf, static_cast<size_t>(n));
+  close(fds[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return result;
+}
+
+ChildEnd run_watched(const WatchedChild& child) {
+  using clock = std::chrono::steady_clock;
+  ChildEnd end;
+  const auto started = clock::now();
+  const pid_t pid = fork();
+  if (pid < 0) return end;
+  if (pid == 0) {
+    setpgid(0, 0);  // own process group: a kill reaches anything it started too
+    const int log = open(child.log_path.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+    if (log >= 0) {
+      dup2(log, STDOUT_FILENO);
+      dup2(log, STDERR_FILENO);
+      close(log);
+    }
+    const int null_in = open("/dev/null", O_RDONLY);
+    if (null_in >= 0) dup2(null_in, STDIN_FILENO);
+    std::vector<char*> args = c_argv(child.argv);
+    execvp(args[0], args.data());
+    std::fprintf(stderr, "cannot run %s: %s\n", args[0], std::strerror(errno));
+    _exit(127);
+  }
+  setpgid(pid, pid);  // also from the parent, so the group exists before any kill
+
+  std::string current;  // test that has started and not ended
+  auto since = clock::now();
+  off_t seen_size = -1;
+  int status = 0;
+  for (;;) {
+    const pid_t w = waitpid(pid, &status, WNOHANG);
+    if (w == pid) break;
+    struct stat st {};
+    if (stat(child.report_path.c_str(), &st) == 0 && st.st_size != seen_size) {
+      seen_size = st.st_size;
+      const course::protocol::ChildLog log =
+          course::protocol::parse_log(read_file(child.report_path));
+      if (log.running != current || log.running.empty()) since = clock::now();
+      current = log.running;
+    }
+    const double quiet = std::chrono::duration<double>(clock::now() - since).count();
+    const double limit = current.empty() ? child.idle_timeout : child.test_timeout;
+    if (quiet > limit) {
+      kill(-pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      end.timed_out = true;
+      end.timed_out_test = current;
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  // Anything the child left running in its group goes with it.
+  kill(-pid, SIGKILL);
+  end.exited = WIFEXITED(status) && !end.timed_out;
+  end.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  end.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+  end.seconds = std::chrono::duration<double>(clock::now() - started).count();
+  return end;
+}
+
+std::string describe(const ChildEnd& end) {
+  if (end.timed_out)
+    return end.timed_out_test.empty() ? "stopped by the grader: no progress within the time limit"
+                                      : "stopped by the grader: the test ran past its time limit";
+  if (end.signal) return fmt::format("killed by signal {} ({})", end.signal, strsignal(end.signal));
+  return fmt::format("exited with code {}", end.code);
+}
+
+}  // namespace driver

@@ -1,0 +1,44 @@
+// Child processes of the grader: the build (captured) and the hidden tests (watched).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace driver {
+
+/// Output and exit status of a command run to completion.
+struct Captured {
+  int exit_code = -1;  ///< -1 if it could not be started or was killed by a signal
+  std::string output;  ///< stdout and stderr together
+};
+
+/// Runs `argv` (argv[0] looked up on PATH) in `cwd` ("" = current) and captures its output.
+Captured run_capture(const std::vector<std::string>& argv, const std::string& cwd = "");
+
+/// A hidden-test process to run under watch.
+struct WatchedChild {
+  std::vector<std::string> argv;
+  std::string report_path;    ///< the JSON-lines report file the child appends to
+  std::string log_path;       ///< its stdout and stderr go here (appended)
+  double test_timeout = 120;  ///< seconds one test may run (from its "start" record)
+  double idle_timeout = 60;   ///< seconds before the first record / between tests
+};
+
+/// How a watched child ended.
+struct ChildEnd {
+  bool exited = false;  ///< exited normally (see code)
+  int code = -1;
+  int signal = 0;          ///< terminating signal, if any
+  bool timed_out = false;  ///< the grader killed it (see timed_out_test)
+  std::string timed_out_test;
+  double seconds = 0;
+};
+
+/// Starts the child in its own process group, watches its report file and kills the whole group
+/// when one test runs past `test_timeout` or nothing happens for `idle_timeout` seconds.
+ChildEnd run_watched(const WatchedChild& child);
+
+/// Human words for how a child ended ("killed by signal 11 (Segmentation fault)").
+std::string describe(const ChildEnd& end);
+
+}  // namespace driver

@@ -1,0 +1,133 @@
+#include "progress.hpp"
+
+#include <filesystem>
+#include <fstream>
+
+#include <fmt/format.h>
+
+namespace driver {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+Progress::Progress(std::string path) : path_(std::move(path)) {
+  std::ifstream in(path_);
+  if (in) data_ = json::parse(in, nullptr, /*allow_exceptions=*/false);
+  if (!data_.is_object()) data_ = json::object();  // missing or unreadable: start afresh
+  if (!data_.contains("lessons") || !data_["lessons"].is_object())
+    data_["lessons"] = json::object();
+}
+
+void Progress::update(const course::LessonReport& lesson, const std::string& when) {
+  if (!lesson.variant.empty()) return;
+  json& l = data_["lessons"][lesson.id];
+  for (const course::StepReport& s : lesson.steps) {
+    json& st = l["steps"][s.name];
+    const bool passed = s.status == "pass";
+    st["last"] = s.status;
+    st["last_graded"] = when;
+    if (passed) {
+      st["passed"] = true;
+      if (!st.contains("first_passed")) st["first_passed"] = when;
+    } else if (!st.contains("passed")) {
+      st["passed"] = false;
+    }
+    if (s.speed) st["fraction"] = std::max(st.value("fraction", 0.0), s.speed->ratio);
+  }
+}
+
+bool Progress::step_passed(const std::string& lesson, const std::string& step) const {
+  const json& l = data_["lessons"];
+  return l.contains(lesson) && l[lesson].contains("steps") && l[lesson]["steps"].contains(step) &&
+         l[lesson]["steps"][step].value("passed", false);
+}
+
+int Progress::hints_seen(const std::string& lesson, const std::string& step) const {
+  const json& l = data_["lessons"];
+  if (!l.contains(lesson) || !l[lesson].contains("hints")) return 0;
+  return l[lesson]["hints"].value(step, 0);
+}
+
+void Progress::set_hints_seen(const std::string& lesson, const std::string& step, int tiers) {
+  data_["lessons"][lesson]["hints"][step] = tiers;
+}
+
+double Progress::fraction(const std::string& lesson, const std::string& step) const {
+  const json& l = data_["lessons"];
+  if (!l.contains(lesson) || !l[lesson].contains("steps") || !l[lesson]["steps"].contains(step))
+    return -1;
+  return l[lesson]["steps"][step].value("fraction", -1.0);
+}
+
+bool Progress::save() const {
+  std::error_code ec;
+  fs::create_directories(fs::path(path_).parent_path(), ec);
+  const std::string tmp = path_ + ".tmp";
+  {
+    std::ofstream out(tmp);
+    if (!out) return false;
+    out << data_.dump(2) << "\n";
+    if (!out) return false;
+  }
+  fs::rename(tmp, path_, ec);  // atomic: a crash never leaves half a file
+  return !ec;
+}
+
+std::pair<int, int> lesson_progress(const Progress& p, const course::Lesson& lesson) {
+  int done = 0, total = 0;
+  for (const course::Step* s : lesson.required_steps()) {
+    ++total;
+    done += p.step_passed(lesson.id, s->name);
+  }
+  return {done, total};
+}
+
+std::string course_map(const course::Manifest& m, const Progress& p, bool color,
+                       const std::string& grader_command) {
+  auto paint = [&](const std::string& s, const char* code) {
+    return color ? fmt::format("\x1b[{}m{}\x1b[0m", code, s) : s;
+  };
+  const course::Lesson* next = nullptr;
+  for (const course::Lesson& l : m.lessons) {
+    if (!l.ready()) continue;
+    auto [done, total] = lesson_progress(p, l);
+    if (done < total) {
+      next = &l;
+      break;
+    }
+  }
+  int ready = 0, finished = 0;
+  std::string out = paint(fmt::format("{} (course {})", m.course, m.version), "1") + "\n";
+  for (const course::Stage& stage : m.stages) {
+    out += fmt::format("\nStage {} · {}\n", stage.number, stage.title);
+    for (const course::Lesson& l : m.lessons) {
+      if (l.stage != stage.number) continue;
+      std::string state;
+      if (!l.ready()) {
+        state = paint("planned", "2");
+      } else {
+        ++ready;
+        auto [done, total] = lesson_progress(p, l);
+        finished += done == total;
+        std::string marks;
+        for (const course::Step* s : l.required_steps())
+          marks += p.step_passed(l.id, s->name) ? paint("■", "32") : "□";
+        state = fmt::format("{} {}/{} steps", marks, done, total);
+        if (done == total) state += " " + paint("done", "32");
+      }
+      const std::string arrow = &l == next ? paint("▶", "1;36") : " ";
+      out += fmt::format(" {} {:<24} {:<34} {}\n", arrow, l.id, l.title, state);
+    }
+  }
+  out += fmt::format("\n{} of {} available lessons done ({} planned).\n", finished, ready,
+                     m.lessons.size() - static_cast<std::size_t>(ready));
+  if (next)
+    out +=
+        fmt::format("Next: {} — read lessons/{}/README.md, edit exercises/{}/, then run `{} {}`\n",
+                    next->id, next->id, next->id, grader_command, next->id);
+  else if (ready > 0)
+    out += "Every available lesson is done.\n";
+  return out;
+}
+
+}  // namespace driver

@@ -1,0 +1,69 @@
+/// @file timing.hpp
+/// @brief The measurement method of every gate and of `bench` (COURSE.md §5).
+///
+/// - Effective bandwidth = (bytes the task must read + bytes it must write) / kernel time, in
+///   GB/s = 10^9 B/s.
+/// - The ceiling is a copy kernel of the same geometry (the lesson's "copy rung"), timed in the
+///   same run, interleaved with the student's kernel: ceiling, student, ceiling, student, ...
+/// - Before each timed launch the L2 is flushed by writing a buffer twice its size, so no kernel
+///   reads its input from a warm cache. Working sets are at least 4x the L2 (chosen by the test).
+/// - Each launch is timed with CUDA events. Three untimed warm-up launches of each kernel first.
+/// - Pairs are taken in batches until the per-pair ratio's relative interquartile range is under
+///   1% and does not straddle the gate, or a cap is hit (course::SamplingPolicy).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "course/stats.hpp"
+
+namespace harness {
+
+/// Launches one kernel on the given stream and returns the launch error (course launchers have
+/// exactly this shape).
+using Launch = std::function<cudaError_t(cudaStream_t)>;
+
+/// Writes a buffer of twice the L2 size before each sample, evicting the previous kernel's data.
+class L2Flusher {
+ public:
+  explicit L2Flusher(std::size_t l2_bytes);
+  ~L2Flusher();
+  L2Flusher(const L2Flusher&) = delete;
+  L2Flusher& operator=(const L2Flusher&) = delete;
+  void flush(cudaStream_t stream);
+
+ private:
+  void* scratch_ = nullptr;
+  std::size_t bytes_ = 0;
+  int value_ = 0;
+};
+
+/// Converts a kernel time to effective bandwidth: bytes / (ms * 1e-3) / 1e9.
+double gbps(double bytes, double ms);
+
+/// Interleaved timing of a ceiling kernel and a student kernel that move the same `bytes`.
+struct PairedTiming {
+  std::vector<double> ceiling_ms, student_ms, ratio;  ///< per pair; ratio = ceiling/student time
+  course::Summary ratio_summary;
+  double ceiling_gbps = 0;  ///< from the median ceiling time
+  double student_gbps = 0;  ///< from the median student time
+  double seconds = 0;       ///< wall time of the timing loop
+};
+
+PairedTiming time_pairs(const Launch& ceiling, const Launch& student, double bytes,
+                        std::optional<double> gate, const course::SamplingPolicy& policy,
+                        L2Flusher& flusher, cudaStream_t stream = 0);
+
+/// Median time in ms of one kernel over `samples` flushed launches (for figures without a pair,
+/// such as cudaMemcpy for context).
+course::Summary time_alone(const Launch& launch, int samples, L2Flusher& flusher,
+                           cudaStream_t stream = 0);
+
+/// cudaMemcpy device-to-device of `bytes` (so 2 x bytes move), as effective GB/s: context only.
+double memcpy_gbps(void* dst, const void* src, std::size_t bytes, L2Flusher& flusher);
+
+}  // namespace harness

@@ -1,0 +1,84 @@
+// main() of every hidden-test binary (grade_<lesson>). The grader runs it as a child process:
+//   grade_07_transpose --report FILE --seed N [--device N] [--kernel-timeout S] [--quick]
+//                      [--gtest_filter=...]
+// Exit codes: 0 all tests passed, 1 some failed, 3 no usable GPU, 86 the CUDA context was lost
+// (course/protocol.hpp). Without a GPU it says so on stderr and in the report file.
+#include <cuda_runtime.h>
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+
+#include "course/protocol.hpp"
+#include "harness/cuda_check.hpp"
+#include "harness/device.hpp"
+#include "harness/record.hpp"
+#include "harness/reporter.hpp"
+
+int main(int argc, char** argv) {
+  ::testing::InitGoogleTest(&argc, argv);  // removes the --gtest_* flags it knows
+
+  CLI::App app{"Hidden tests of one lesson (run by the grader; see ./build/grader --help)"};
+  std::string report_path;
+  unsigned long long seed = 20261129;
+  int device = 0;
+  double kernel_timeout = 10.0;
+  bool quick = false;
+  app.add_option("--report", report_path, "append JSON-lines records to this file");
+  app.add_option("--seed", seed, "seed of the random inputs");
+  app.add_option("--device", device, "CUDA device index");
+  app.add_option("--kernel-timeout", kernel_timeout, "seconds before a kernel counts as hung");
+  app.add_flag("--quick", quick, "small shapes only, no timing (for compute-sanitizer)");
+  CLI11_PARSE(app, argc, argv);
+
+  harness::set_seed(seed);
+  harness::set_quick(quick);
+  harness::set_kernel_timeout(kernel_timeout);
+  if (::testing::GTEST_FLAG(list_tests)) return RUN_ALL_TESTS();  // listing needs no GPU
+
+  harness::ReportFile report(report_path);
+  int count = 0;
+  cudaError_t err = cudaGetDeviceCount(&count);
+  if (err == cudaSuccess && count == 0) err = cudaErrorNoDevice;
+  if (err == cudaSuccess && device >= count) err = cudaErrorInvalidDevice;
+  if (err == cudaSuccess) err = cudaSetDevice(device);
+  if (err == cudaSuccess) err = cudaFree(nullptr);  // creates the context: fails early if unusable
+  if (err != cudaSuccess) {
+    const std::string reason =
+        fmt::format("{} ({})", cudaGetErrorString(err), cudaGetErrorName(err));
+    report.write({{"event", "no_gpu"}, {"reason", reason}});
+    std::fprintf(stderr, "no usable CUDA GPU: %s\n", reason.c_str());
+    return course::protocol::kExitNoGpu;
+  }
+
+  try {
+    const harness::DeviceInfo d = harness::query_device();
+    report.write(
+        {{"event", "device"},
+         {"index", d.index},
+         {"name", d.name},
+         {"cc", fmt::format("{}.{}", d.cc_major, d.cc_minor)},
+         {"sm", d.sm()},
+         {"sms", d.sm_count},
+         {"l2_bytes", d.l2_bytes},
+         {"total_bytes", d.total_bytes},
+         {"memory_clock_khz", d.memory_clock_khz},
+         {"bus_width_bits", d.bus_width_bits},
+         {"peak_gbps", d.datasheet_peak_gbps()},
+         {"driver", fmt::format("{}.{}", d.driver_version / 1000, d.driver_version % 1000 / 10)},
+         {"runtime", fmt::format("{}.{}", d.runtime_version / 1000, d.runtime_version % 1000 / 10)},
+         {"seed", seed}});
+  } catch (const harness::CudaError& e) {
+    report.write({{"event", "no_gpu"}, {"reason", e.what()}});
+    std::fprintf(stderr, "no usable CUDA GPU: %s\n", e.what());
+    return course::protocol::kExitNoGpu;
+  }
+
+  harness::Reporter* reporter = new harness::Reporter(report);  // owned by GoogleTest
+  ::testing::UnitTest::GetInstance()->listeners().Append(reporter);
+  const int rc = RUN_ALL_TESTS();
+  // Remove before `report` goes out of scope: GoogleTest deletes listeners at exit.
+  delete ::testing::UnitTest::GetInstance()->listeners().Release(reporter);
+  return rc;
+}

@@ -1,0 +1,63 @@
+#include "harness/reporter.hpp"
+
+#include <cstdlib>
+
+#include "course/protocol.hpp"
+#include "harness/cuda_check.hpp"
+
+namespace harness {
+
+nlohmann::json& current_properties() {
+  static nlohmann::json p = nlohmann::json::object();
+  return p;
+}
+
+ReportFile::ReportFile(const std::string& path) {
+  if (!path.empty()) file_ = std::fopen(path.c_str(), "a");
+}
+
+ReportFile::~ReportFile() {
+  if (file_) std::fclose(file_);
+}
+
+void ReportFile::write(const nlohmann::json& record) {
+  if (!file_) return;
+  const std::string line =
+      record.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  std::fwrite(line.data(), 1, line.size(), file_);
+  std::fflush(file_);
+}
+
+namespace {
+std::string full_name(const ::testing::TestInfo& info) {
+  return std::string(info.test_suite_name()) + "." + info.name();
+}
+}  // namespace
+
+void Reporter::OnTestStart(const ::testing::TestInfo& info) {
+  current_properties() = nlohmann::json::object();
+  messages_.clear();
+  file_.write({{"event", "start"}, {"test", full_name(info)}});
+}
+
+void Reporter::OnTestPartResult(const ::testing::TestPartResult& result) {
+  if (result.message() && *result.message()) messages_.push_back(result.message());
+}
+
+void Reporter::OnTestEnd(const ::testing::TestInfo& info) {
+  const ::testing::TestResult* r = info.result();
+  const char* status = r->Skipped() ? "skipped" : r->Failed() ? "failed" : "passed";
+  file_.write({{"event", "end"},
+               {"test", full_name(info)},
+               {"status", status},
+               {"ms", static_cast<double>(r->elapsed_time())},
+               {"failures", messages_},
+               {"properties", current_properties()}});
+  if (!context_lost().empty()) {
+    file_.write({{"event", "fatal"}, {"test", full_name(info)}, {"reason", context_lost()}});
+    std::fflush(nullptr);
+    std::_Exit(course::protocol::kExitContextLost);
+  }
+}
+
+}  // namespace harness

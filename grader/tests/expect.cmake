@@ -1,0 +1,11 @@
+# Runs CMD with ARGS (a ;-list) and checks its exit code and that its output matches EXPECT_MATCH.
+execute_process(COMMAND ${CMD} ${ARGS} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+set(all "${out}${err}")
+string(REPLACE "\n" " " flat "${all}")
+if(NOT rc STREQUAL "${EXPECT_EXIT}")
+  message(FATAL_ERROR "exit code ${rc}, expected ${EXPECT_EXIT}. Output:\n${all}")
+endif()
+if(EXPECT_MATCH AND NOT flat MATCHES "${EXPECT_MATCH}")
+  message(FATAL_ERROR "output does not match '${EXPECT_MATCH}'. Output:\n${all}")
+endif()
+message(STATUS "exit ${rc} as expected; output:\n${all}")

@@ -1,0 +1,102 @@
+// The course manifest: the real one is sane, and bad ones are reported, not crashed on.
+#include <gtest/gtest.h>
+
+#include "course/manifest.hpp"
+#include "devcheck.hpp"
+
+namespace {
+
+const course::Manifest& real() {
+  static const course::Manifest m =
+      course::Manifest::load(COURSE_SOURCE_DIR "/lessons/course.json");
+  return m;
+}
+
+TEST(Manifest, RealManifestHasNoProblems) {
+  const std::vector<std::string> problems = real().problems();
+  EXPECT_TRUE(problems.empty()) << problems.front();
+}
+
+TEST(Manifest, RealLayoutMatchesManifest) {
+  const std::vector<std::string> problems = driver::layout_problems(real(), COURSE_SOURCE_DIR);
+  EXPECT_TRUE(problems.empty()) << problems.front();
+}
+
+TEST(Manifest, FifteenLessonsInOrder) {
+  ASSERT_EQ(real().lessons.size(), 15u);
+  for (std::size_t i = 0; i < real().lessons.size(); ++i)
+    EXPECT_EQ(real().lessons[i].number(), static_cast<int>(i) + 1);
+}
+
+TEST(Manifest, TransposeStepsAndGates) {
+  const course::Lesson* l = real().find("07_transpose");
+  ASSERT_NE(l, nullptr);
+  ASSERT_EQ(l->steps.size(), 3u);
+  EXPECT_EQ(l->steps[0].name, "naive");
+  EXPECT_FALSE(l->steps[0].gate.has_value());
+  ASSERT_TRUE(l->steps[2].gate.has_value());
+  EXPECT_DOUBLE_EQ(l->steps[2].gate->fraction_of_ceiling, 0.85);
+  for (const course::Step& s : l->steps) EXPECT_EQ(s.hints.size(), 3u) << s.name;
+}
+
+TEST(Resolve, AcceptsShortForms) {
+  for (const char* spec : {"07_transpose", "07", "7", "transpose", "TRANSPOSE"}) {
+    const course::Selection s = course::resolve(real(), spec);
+    ASSERT_NE(s.lesson, nullptr) << spec;
+    EXPECT_EQ(s.lesson->id, "07_transpose") << spec;
+    EXPECT_EQ(s.step, nullptr) << spec;
+  }
+  const course::Selection s = course::resolve(real(), "7.tiled_padded");
+  ASSERT_NE(s.step, nullptr);
+  EXPECT_EQ(s.step->name, "tiled_padded");
+}
+
+TEST(Resolve, RejectsUnknownWithHelpfulMessage) {
+  EXPECT_THROW(course::resolve(real(), "transpos"), course::UsageError);
+  EXPECT_THROW(course::resolve(real(), "99"), course::UsageError);
+  try {
+    course::resolve(real(), "7.padded");
+    FAIL() << "no exception";
+  } catch (const course::UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("naive, tiled, tiled_padded"), std::string::npos);
+  }
+}
+
+const char* kMinimal =
+    R"({"schema":1,"course":"c","version":"1","stages":[{"number":1,"title":"s"}],
+  "lessons":[%s]})";
+
+course::Manifest with_lessons(const std::string& lessons) {
+  char buf[4096];
+  std::snprintf(buf, sizeof buf, kMinimal, lessons.c_str());
+  return course::Manifest::parse(buf, "test");
+}
+
+TEST(Manifest, ReportsDuplicatesAndBadGates) {
+  const std::string step = R"({"name":"a","hints":["x","y"],"gate":{"fraction_of_ceiling":1.5}})";
+  const std::string lesson = R"({"id":"01_x","title":"t","stage":1,"status":"ready",
+    "ceiling":{"kernel":"k"},"steps":[)" +
+                             step + "," + step + R"(],
+    "wrong_kernels":[{"name":"w","step":"nope","diagnosis":"d"}]})";
+  const std::vector<std::string> p = with_lessons(lesson + "," + lesson).problems();
+  auto has = [&](const std::string& text) {
+    for (const std::string& s : p)
+      if (s.find(text) != std::string::npos) return true;
+    return false;
+  };
+  EXPECT_TRUE(has("appears twice"));
+  EXPECT_TRUE(has("outside (0, 1]"));
+  EXPECT_TRUE(has("unknown step 'nope'"));
+  EXPECT_TRUE(has("out of order"));
+}
+
+TEST(Manifest, BadJsonAndBadShapeThrowManifestError) {
+  EXPECT_THROW(course::Manifest::parse("{not json", "x"), course::ManifestError);
+  EXPECT_THROW(course::Manifest::parse(R"({"schema":1})", "x"), course::ManifestError);
+  EXPECT_THROW(course::Manifest::parse(
+                   R"({"schema":2,"course":"c","version":"1","stages":[],"lessons":[]})", "x"),
+               course::ManifestError);
+  EXPECT_THROW(course::Manifest::load("/nonexistent/course.json"), course::ManifestError);
+}
+
+}  // namespace

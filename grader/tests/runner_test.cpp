@@ -1,0 +1,124 @@
+// The grader survives what hidden-test processes do: crash, hang, lose their CUDA context, or
+// find no GPU. A fake child (fake_child.cpp) acts these out without any GPU.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "course/config.hpp"
+#include "course/manifest.hpp"
+#include "grade.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+class Runner : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!course::config::kHaveCuda) GTEST_SKIP() << "built without CUDA: grade() stops earlier";
+    dir_ = fs::temp_directory_path() /
+           ("grader-runner-" + std::to_string(::getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    fs::copy_file(FAKE_CHILD, dir_ / "grade_07_transpose");
+    manifest_ = course::Manifest::load(COURSE_SOURCE_DIR "/lessons/course.json");
+    options_.binary_dir = dir_.string();
+    options_.lesson_bin_dir = dir_.string();
+    options_.build = false;
+    options_.seed = 42;
+    options_.test_timeout = 1.5;
+    options_.progress = false;
+  }
+  void TearDown() override {
+    fs::remove_all(dir_);
+    unsetenv("FAKE_TESTS");
+    unsetenv("FAKE_NO_GPU");
+  }
+  course::LessonReport grade(const std::string& tests) {
+    setenv("FAKE_TESTS", tests.c_str(), 1);
+    nlohmann::json device;
+    return driver::grade(course::Selection{manifest_.find("07_transpose"), nullptr}, options_,
+                         device);
+  }
+  const course::StepReport& step(const course::LessonReport& r, const std::string& name) {
+    for (const course::StepReport& s : r.steps)
+      if (s.name == name) return s;
+    throw std::runtime_error("no step " + name);
+  }
+  fs::path dir_;
+  course::Manifest manifest_;
+  driver::GradeOptions options_;
+};
+
+TEST_F(Runner, AllPass) {
+  const auto r = grade("naive/T.pass:tiled/T.pass:tiled_padded/T.pass");
+  EXPECT_EQ(r.status, "pass");
+  for (const auto& s : r.steps) EXPECT_EQ(s.status, "pass") << s.name;
+}
+
+TEST_F(Runner, CrashIsAFailAndTheRestStillRun) {
+  const auto r = grade("naive/T.crash:naive/T.pass:tiled/T.pass:tiled_padded/T.pass");
+  EXPECT_EQ(r.status, "fail");
+  const auto& naive = step(r, "naive");
+  EXPECT_EQ(naive.status, "fail");
+  ASSERT_EQ(naive.problems.size(), 1u);
+  EXPECT_EQ(naive.problems[0].status, "crashed");
+  EXPECT_NE(naive.problems[0].failures.at(0).find("signal 11"), std::string::npos);
+  EXPECT_EQ(naive.tests_passed, 1);
+  EXPECT_EQ(step(r, "tiled").status, "pass");
+  EXPECT_EQ(step(r, "tiled_padded").status, "pass");
+}
+
+TEST_F(Runner, StickyErrorRestartsForTheRemainingTests) {
+  const auto r =
+      grade("naive/T.sticky:naive/T.pass:tiled/T.sticky:tiled/T.pass:tiled_padded/T.pass");
+  EXPECT_EQ(step(r, "naive").status, "fail");
+  EXPECT_EQ(step(r, "naive").tests_passed, 1);
+  EXPECT_EQ(step(r, "tiled").tests_passed, 1);
+  EXPECT_EQ(step(r, "tiled_padded").status, "pass");
+}
+
+TEST_F(Runner, HangIsKilledAndReported) {
+  const auto r = grade("naive/T.pass:tiled/T.hang:tiled_padded/T.pass");
+  const auto& tiled = step(r, "tiled");
+  EXPECT_EQ(tiled.status, "fail");
+  ASSERT_EQ(tiled.problems.size(), 1u);
+  EXPECT_EQ(tiled.problems[0].status, "timed_out");
+  EXPECT_NE(tiled.problems[0].failures.at(0).find("never finishes"), std::string::npos);
+  EXPECT_EQ(step(r, "tiled_padded").status, "pass");
+}
+
+TEST_F(Runner, NoGpuStopsWithItsOwnStatus) {
+  setenv("FAKE_NO_GPU", "1", 1);
+  const auto r = grade("naive/T.pass");
+  EXPECT_EQ(r.status, "no_gpu");
+  EXPECT_NE(r.message.find("fake: no device"), std::string::npos);
+  course::Report whole;
+  whole.lessons.push_back(r);
+  EXPECT_EQ(whole.exit_code(), course::kExitNoGpu);
+}
+
+TEST_F(Runner, OneStepOnly) {
+  setenv("FAKE_TESTS", "tiled/T.fail", 1);
+  nlohmann::json device;
+  const course::Lesson* l = manifest_.find("07_transpose");
+  const auto r = driver::grade(course::Selection{l, l->find_step("tiled")}, options_, device);
+  ASSERT_EQ(r.steps.size(), 1u);
+  EXPECT_EQ(r.steps[0].name, "tiled");
+  EXPECT_EQ(r.steps[0].status, "fail");
+  EXPECT_EQ(device.value("name", ""), "Fake GPU");
+}
+
+TEST(CompilerErrors, KeepsErrorLinesWithContext) {
+  const std::string log =
+      "[1/3] Building CUDA object a.o\nFAILED: a.o\nexercises/07_transpose/transpose.cu(20): "
+      "error: identifier \"tile\" is undefined\n  tile[0][0] = 1;\n  ^\n\n1 error detected\n";
+  const std::string kept = driver::compiler_errors(log);
+  EXPECT_NE(kept.find("identifier \"tile\" is undefined"), std::string::npos);
+  EXPECT_NE(kept.find("tile[0][0] = 1;"), std::string::npos);
+  EXPECT_EQ(kept.find("Building CUDA object"), std::string::npos);
+}
+
+}  // namespace

@@ -1,0 +1,62 @@
+/// @file transpose.cuh
+/// @brief Lesson 07_transpose: the kernels a student writes and the launchers the course owns.
+///
+/// Layout: the input is a `rows` x `cols` matrix of `float`, row-major (element (r, c) at
+/// `in[r * cols + c]`). The output is its transpose, a `cols` x `rows` matrix, row-major
+/// (element (c, r) at `out[c * rows + r]`). Input and output never overlap.
+///
+/// Geometry (fixed by the course, as in NVIDIA's classic transpose write-up): each block owns a
+/// TILE_DIM x TILE_DIM tile of the input and has TILE_DIM x BLOCK_ROWS threads, so each thread
+/// moves TILE_DIM / BLOCK_ROWS = 4 elements, at rows y, y + 8, y + 16 and y + 24 of the tile.
+/// The grid is ceil(cols / TILE_DIM) x ceil(rows / TILE_DIM) blocks. Tiles on the right and
+/// bottom edges may be partial: every kernel must check bounds.
+#pragma once
+
+#include <cuda_runtime.h>
+
+namespace transpose {
+
+/// Side of the square tile a block owns, in elements.
+constexpr int TILE_DIM = 32;
+/// threadIdx.y extent: each thread handles TILE_DIM / BLOCK_ROWS rows of its tile.
+constexpr int BLOCK_ROWS = 8;
+
+/// The lesson's steps, in the order the course manifest lists them.
+enum class Step { naive, tiled, tiled_padded };
+
+/// Step name as the manifest and the grader spell it ("naive", "tiled", "tiled_padded").
+const char* step_name(Step step);
+
+// ---- Kernels the student writes (exercises/07_transpose/transpose.cu) ----
+
+/// Step `naive`: one global access coalesced (the read), the other strided (the write).
+/// @param in   rows x cols input, row-major, device memory
+/// @param out  cols x rows output, row-major, device memory
+__global__ void transpose_naive(const float* __restrict__ in, float* __restrict__ out, int rows,
+                                int cols);
+
+/// Step `tiled`: reads and writes coalesced; the tile turns in a TILE_DIM x TILE_DIM shared array.
+/// Same parameters as transpose_naive.
+__global__ void transpose_tiled(const float* __restrict__ in, float* __restrict__ out, int rows,
+                                int cols);
+
+/// Step `tiled_padded`: the tiled kernel with a TILE_DIM x (TILE_DIM + 1) shared array, so the
+/// column-wise read of the tile hits 32 different banks. Same parameters as transpose_naive.
+__global__ void transpose_tiled_padded(const float* __restrict__ in, float* __restrict__ out,
+                                       int rows, int cols);
+
+// ---- Launchers the course owns (lessons/07_transpose/launch.cu) ----
+
+/// Launches the student's kernel for `step` with the fixed geometry above on `stream`.
+/// @return cudaSuccess, cudaErrorInvalidValue when rows or cols is < 1 or rows * cols >= 2^31
+///         (indices are `int`), or the launch error. Does not synchronize.
+cudaError_t launch_transpose(Step step, const float* in, float* out, int rows, int cols,
+                             cudaStream_t stream = 0);
+
+/// The lesson's bandwidth ceiling ("copy rung"): copies the rows x cols input to a rows x cols
+/// output with exactly the transpose's geometry and bounds checks, but no transpose, so the only
+/// difference it measures is the access pattern. Errors as launch_transpose.
+cudaError_t launch_copy_tiled(const float* in, float* out, int rows, int cols,
+                              cudaStream_t stream = 0);
+
+}  // namespace transpose
