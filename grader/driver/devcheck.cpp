@@ -124,6 +124,7 @@ int dev_check(const course::Manifest& m, const DevCheckOptions& o, GradeOptions 
   }
 
   g.progress = false;
+  bool any_skipped = false;
   for (const course::Lesson& lesson : m.lessons) {
     if (!lesson.ready() || (!o.lesson.empty() && lesson.id != o.lesson)) continue;
     std::vector<std::string> variants{"solution", "stub"};
@@ -134,13 +135,25 @@ int dev_check(const course::Manifest& m, const DevCheckOptions& o, GradeOptions 
       std::map<std::string, std::vector<double>> ratios;  // per step, over repeats
       std::map<std::string, std::set<std::string>> verdicts;
       std::string problem;
+      bool skipped = false;
       for (int i = 0; i < o.repeat && problem.empty(); ++i) {
         nlohmann::json device;
         // A wrong kernel is graded only as the step it was submitted for.
         course::Selection sel{&lesson, nullptr};
+        std::string tool;
         for (const course::WrongKernel& w : lesson.wrong_kernels)
-          if (w.name == v) sel.step = lesson.find_step(w.step);
-        course::LessonReport r = grade(sel, g, device);
+          if (w.name == v) {
+            sel.step = lesson.find_step(w.step);
+            tool = w.sanitize;
+          }
+        if (!tool.empty() && find_sanitizer().empty()) {
+          fmt::print("skip   {} {}: needs compute-sanitizer {}, which is not installed here\n",
+                     lesson.id, v, tool);
+          skipped = true;
+          break;
+        }
+        course::LessonReport r =
+            tool.empty() ? grade(sel, g, device) : sanitize(sel, g, {tool}, device);
         if (r.status == "no_gpu") {
           fmt::print("skip   GPU checks: {}\n", r.message);
           return drift ? 1 : (o.only.empty() ? 0 : 3);
@@ -155,6 +168,10 @@ int dev_check(const course::Manifest& m, const DevCheckOptions& o, GradeOptions 
           if (s.speed) ratios[s.name].push_back(s.speed->ratio);
         }
         g.seed += 1;  // each repeat sees other inputs
+      }
+      if (skipped) {
+        any_skipped = true;
+        continue;
       }
       for (const auto& [step, seen] : verdicts)
         if (seen.size() > 1 && problem.empty())

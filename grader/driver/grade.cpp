@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -114,37 +115,33 @@ bool cc_at_least(const nlohmann::json& device, const std::string& need) {
 
 }  // namespace
 
-course::LessonReport grade(const course::Selection& sel, const GradeOptions& o,
-                           nlohmann::json& device) {
-  const course::Lesson& lesson = *sel.lesson;
-  course::LessonReport report;
+namespace {
+
+// The hidden tests of one target, run to the end in watched processes.
+struct TestRun {
+  std::vector<std::string> expected;  ///< every test the run should produce
+  std::vector<TestRecord> records;
+  std::string log_path;  ///< the processes' stdout and stderr
+};
+
+// Fills `report` with a non-pass status and returns false when the lesson cannot be graded here.
+bool prepare(const course::Lesson& lesson, const GradeOptions& o, course::LessonReport& report) {
   report.id = lesson.id;
   report.title = lesson.title;
   report.seed = o.seed;
   report.variant = o.variant;
-
-  std::vector<const course::Step*> steps;
-  if (sel.step)
-    steps.push_back(sel.step);
-  else
-    for (const course::Step& s : lesson.steps) steps.push_back(&s);
-
   if (!lesson.ready()) {
     report.status = "error";
-    report.message = fmt::format(
-        "lesson {} is planned but not written yet; run `grader` for the "
-        "lessons you can do now",
-        lesson.id);
-    return report;
+    report.message = fmt::format("lesson {} is planned but not written yet", lesson.id);
+    return false;
   }
   if (!course::config::kHaveCuda) {
     report.status = "no_gpu";
     report.message =
         "this build has no CUDA compiler, so lessons cannot be built: install the "
         "CUDA toolkit (12 or newer), then reconfigure (cmake --preset exercises)";
-    return report;
+    return false;
   }
-
   const std::string target = target_name(lesson.id, o.variant);
   if (o.build) {
     if (o.progress) fmt::print(stderr, "building {} ...\n", target);
@@ -153,39 +150,47 @@ course::LessonReport grade(const course::Selection& sel, const GradeOptions& o,
       report.status = "build_failed";
       report.message = fmt::format("{} did not compile; the compiler said:", target);
       report.build_log = log;
-      return report;
+      return false;
     }
   }
-  const std::string exe = (fs::path(o.lesson_bin_dir) / target).string();
-  if (!fs::exists(exe)) {
+  if (!fs::exists(fs::path(o.lesson_bin_dir) / target)) {
     report.status = "error";
-    report.message = fmt::format("{} does not exist: build it first (or drop --no-build)", exe);
-    return report;
+    report.message = fmt::format("{} does not exist: build it first (or drop --no-build)",
+                                 (fs::path(o.lesson_bin_dir) / target).string());
+    return false;
   }
+  return true;
+}
 
+// Runs the tests of `steps`, a fresh process after every sticky error, crash or hang. Returns
+// false with `report` filled when there is no GPU, the GPU is too old, or the run broke down.
+bool run_tests(const course::Lesson& lesson, const std::vector<const course::Step*>& steps,
+               const GradeOptions& o, nlohmann::json& device, course::LessonReport& report,
+               TestRun& run) {
+  const std::string target = target_name(lesson.id, o.variant);
+  const std::string exe = (fs::path(o.lesson_bin_dir) / target).string();
   std::string filter;
   for (const course::Step* s : steps) filter += (filter.empty() ? "" : ":") + s->name + "/*";
   std::string list_error;
-  const std::vector<std::string> expected = list_tests(exe, filter, list_error);
+  run.expected = list_tests(exe, filter, list_error);
   if (!list_error.empty()) {
     report.status = "error";
     report.message = list_error;
-    return report;
+    return false;
   }
 
   const fs::path run_dir = fs::path(o.binary_dir) / "grader-runs" / target;
   fs::remove_all(run_dir);
   fs::create_directories(run_dir);
-  const std::string log_path = (run_dir / "tests.log").string();
+  run.log_path = (run_dir / "tests.log").string();
 
-  std::vector<TestRecord> records;
   std::set<std::string> done;
-  for (int run = 0; done.size() < expected.size() && run <= static_cast<int>(expected.size());
-       ++run) {
+  for (int n = 0; done.size() < run.expected.size() && n <= static_cast<int>(run.expected.size());
+       ++n) {
     std::vector<std::string> remaining;
-    for (const std::string& t : expected)
+    for (const std::string& t : run.expected)
       if (!done.count(t)) remaining.push_back(t);
-    const std::string report_path = (run_dir / fmt::format("run-{}.jsonl", run)).string();
+    const std::string report_path = (run_dir / fmt::format("run-{}.jsonl", n)).string();
     WatchedChild child;
     child.argv = o.wrapper;
     for (const std::string& a : std::vector<std::string>{
@@ -195,12 +200,12 @@ course::LessonReport grade(const course::Selection& sel, const GradeOptions& o,
       child.argv.push_back(a);
     if (o.quick) child.argv.push_back("--quick");
     child.report_path = report_path;
-    child.log_path = log_path;
+    child.log_path = run.log_path;
     child.test_timeout = o.test_timeout;
     child.idle_timeout = std::max(60.0, o.test_timeout);
     if (o.progress)
       fmt::print(stderr, "running {} hidden test{} of {}{} ...\n", remaining.size(),
-                 remaining.size() == 1 ? "" : "s", lesson.id, run ? " in a fresh process" : "");
+                 remaining.size() == 1 ? "" : "s", lesson.id, n ? " in a fresh process" : "");
     const ChildEnd end = run_watched(child);
     const course::protocol::ChildLog log = course::protocol::parse_log(read_file(report_path));
 
@@ -212,17 +217,17 @@ course::LessonReport grade(const course::Selection& sel, const GradeOptions& o,
           log.no_gpu_reason.empty() ? "the test process could not create a CUDA context"
                                     : log.no_gpu_reason,
           lesson.min_cc.empty() ? "7.5" : lesson.min_cc);
-      return report;
+      return false;
     }
     if (log.device.is_object()) device = log.device;
     if (!cc_at_least(device, lesson.min_cc)) {
       report.status = "unsupported";
       report.message = fmt::format("{} needs compute capability {} or newer; this GPU is {}",
                                    lesson.id, lesson.min_cc, device.value("cc", "?"));
-      return report;
+      return false;
     }
     for (const TestRecord& r : log.finished) {
-      records.push_back(r);
+      run.records.push_back(r);
       done.insert(r.name);
     }
     if (!log.running.empty()) {  // started, never ended: this test took the process down
@@ -239,30 +244,133 @@ course::LessonReport grade(const course::Selection& sel, const GradeOptions& o,
         r.status = "crashed";
         r.failures.push_back(
             fmt::format("the test process ended in the middle of this test ({}); output in {}",
-                        describe(end), log_path));
+                        describe(end), run.log_path));
       }
-      records.push_back(r);
+      run.records.push_back(r);
       done.insert(r.name);
     }
     if (end.exited && (end.code == 0 || end.code == 1)) break;  // ran to its end
-    if (end.exited && end.code != course::protocol::kExitContextLost && log.running.empty() &&
-        log.finished.empty()) {
+    if (log.running.empty() && log.finished.empty() && log.fatal_reason.empty()) {
       report.status = "error";
       report.message =
           fmt::format("the hidden tests of {} ended without a report ({}); output in {}", lesson.id,
-                      describe(end), log_path);
-      return report;
+                      describe(end), run.log_path);
+      return false;
     }
   }
-  // Anything still missing never ran (the loop above gives up after one run per test).
-  for (const std::string& t : expected) {
-    if (!done.count(t)) records.push_back({t, "not_run", {"this test never ran"}, {}, 0});
-  }
+  // Anything still missing never ran (the loop gives up after one process per test).
+  for (const std::string& t : run.expected)
+    if (!done.count(t)) run.records.push_back({t, "not_run", {"this test never ran"}, {}, 0});
+  return true;
+}
 
-  report.steps = course::build_steps(lesson, steps, expected, records);
+std::vector<const course::Step*> selected_steps(const course::Selection& sel) {
+  std::vector<const course::Step*> steps;
+  if (sel.step)
+    steps.push_back(sel.step);
+  else
+    for (const course::Step& s : sel.lesson->steps) steps.push_back(&s);
+  return steps;
+}
+
+void decide(const course::Lesson& lesson, const std::vector<const course::Step*>& steps,
+            const TestRun& run, course::LessonReport& report) {
+  report.steps = course::build_steps(lesson, steps, run.expected, run.records);
   bool pass = true;
   for (const course::StepReport& s : report.steps) pass &= s.status == "pass" || s.optional;
   report.status = pass ? "pass" : "fail";
+}
+
+}  // namespace
+
+course::LessonReport grade(const course::Selection& sel, const GradeOptions& o,
+                           nlohmann::json& device) {
+  course::LessonReport report;
+  if (!prepare(*sel.lesson, o, report)) return report;
+  const std::vector<const course::Step*> steps = selected_steps(sel);
+  TestRun run;
+  if (!run_tests(*sel.lesson, steps, o, device, report, run)) return report;
+  decide(*sel.lesson, steps, run, report);
+  return report;
+}
+
+std::string find_sanitizer() {
+  const fs::path next_to_nvcc =
+      fs::path(course::config::kCudaCompiler).parent_path() / "compute-sanitizer";
+  for (const fs::path& p : {next_to_nvcc, fs::path("/usr/local/cuda/bin/compute-sanitizer")})
+    if (!p.empty() && fs::exists(p)) return p.string();
+  const Captured which = run_capture({"sh", "-c", "command -v compute-sanitizer"});
+  std::string path = which.output.substr(0, which.output.find('\n'));
+  return which.exit_code == 0 ? path : "";
+}
+
+SanitizerFindings sanitizer_findings(const std::string& log) {
+  SanitizerFindings f;
+  std::istringstream in(log);
+  for (std::string line; std::getline(in, line);) {
+    const auto at = line.find("ERROR SUMMARY: ");
+    if (at != std::string::npos) {
+      f.errors += std::atoi(line.c_str() + at + 15);
+      continue;
+    }
+    if (line.rfind("========= ", 0) != 0 || line.find("COMPUTE-SANITIZER") != std::string::npos)
+      continue;
+    const std::string text = line.substr(10);
+    if (text.find_first_not_of(' ') == std::string::npos) continue;
+    if (f.first_lines.size() < 8) f.first_lines.push_back(text);
+  }
+  return f;
+}
+
+course::LessonReport sanitize(const course::Selection& sel, const GradeOptions& options,
+                              const std::vector<std::string>& tools, nlohmann::json& device) {
+  course::LessonReport report;
+  if (!prepare(*sel.lesson, options, report)) return report;
+  report.variant = options.variant;
+  const std::string sanitizer = find_sanitizer();
+  if (sanitizer.empty()) {
+    report.status = "error";
+    report.message =
+        "compute-sanitizer was not found (it ships with the CUDA toolkit, next to "
+        "nvcc): put the toolkit's bin/ on PATH, or grade without --sanitize";
+    return report;
+  }
+  const std::vector<const course::Step*> steps = selected_steps(sel);
+  TestRun all;  // the quick correctness tests (from the first tool's run) + one test per tool
+  for (std::size_t i = 0; i < tools.size(); ++i) {
+    GradeOptions o = options;
+    o.build = false;
+    o.quick = true;
+    o.kernel_timeout = std::max(o.kernel_timeout, 60.0);  // sanitizers slow kernels down a lot
+    o.test_timeout = std::max(o.test_timeout, 600.0);
+    o.wrapper = {sanitizer, "--tool", tools[i], "--error-exitcode", "97", "--print-limit", "10"};
+    if (tools[i] == "racecheck") o.wrapper.insert(o.wrapper.end(), {"--racecheck-report", "all"});
+    for (const course::Step* step : steps) {
+      if (o.progress)
+        fmt::print(stderr, "compute-sanitizer {} on {}.{} ...\n", tools[i], sel.lesson->id,
+                   step->name);
+      TestRun run;
+      if (!run_tests(*sel.lesson, {step}, o, device, report, run)) return report;
+      if (i == 0) {
+        all.expected.insert(all.expected.end(), run.expected.begin(), run.expected.end());
+        all.records.insert(all.records.end(), run.records.begin(), run.records.end());
+      }
+      const SanitizerFindings f = sanitizer_findings(read_file(run.log_path));
+      TestRecord r;
+      r.name = step->name + "/compute-sanitizer." + tools[i];
+      r.status = f.errors == 0 ? "passed" : "failed";
+      if (f.errors) {
+        std::string text = fmt::format("compute-sanitizer {} found {} error{}:", tools[i], f.errors,
+                                       f.errors == 1 ? "" : "s");
+        for (const std::string& l : f.first_lines) text += "\n  " + l;
+        r.failures.push_back(text);
+      }
+      all.expected.push_back(r.name);
+      all.records.push_back(r);
+    }
+  }
+  decide(*sel.lesson, steps, all, report);
+  report.message = "compute-sanitizer run: small shapes only, not timed";
   return report;
 }
 

@@ -34,6 +34,22 @@ bool build_target(const GradeOptions& options, const std::string& target, std::s
 course::LessonReport grade(const course::Selection& selection, const GradeOptions& options,
                            nlohmann::json& device);
 
+/// Grades `selection` under compute-sanitizer, once per tool (memcheck, racecheck, synccheck,
+/// initcheck), on small shapes and without timing. Each tool becomes one more test per step,
+/// "<step>/compute-sanitizer.<tool>", failed when the tool reports any error.
+course::LessonReport sanitize(const course::Selection& selection, const GradeOptions& options,
+                              const std::vector<std::string>& tools, nlohmann::json& device);
+
+/// What compute-sanitizer printed: its error count (summed over processes) and first lines.
+struct SanitizerFindings {
+  int errors = 0;
+  std::vector<std::string> first_lines;
+};
+SanitizerFindings sanitizer_findings(const std::string& log);
+
+/// compute-sanitizer next to nvcc, in /usr/local/cuda/bin or on PATH; "" if none.
+std::string find_sanitizer();
+
 /// The hidden tests of `exe` that match `filter`, parsed from --gtest_list_tests.
 std::vector<std::string> list_tests(const std::string& exe, const std::string& filter,
                                     std::string& error);

@@ -19,7 +19,9 @@
 #include "course/sim.hpp"
 #include "devcheck.hpp"
 #include "grade.hpp"
+#include "profile_command.hpp"
 #include "progress.hpp"
+#include "quiz_command.hpp"
 
 namespace {
 
@@ -95,6 +97,14 @@ int main(int argc, char** argv) {
                  "instructors: grade a build variant (solution, stub, or a wrong kernel; needs the "
                  "test configuration)");
   app.add_flag("--no-build", no_build, "do not rebuild the lesson first");
+  std::vector<std::string> sanitize_tools;
+  app.add_option("--sanitize", sanitize_tools,
+                 "run under compute-sanitizer instead of timing: memcheck, racecheck, synccheck, "
+                 "initcheck (comma-separated; bare --sanitize = the first three)")
+      ->expected(0, 4)
+      ->delimiter(',')
+      ->default_str("")
+      ->check(CLI::IsMember({"memcheck", "racecheck", "synccheck", "initcheck"}));
   app.add_flag("-v,--verbose", verbose, "show every failing test, not just the first ones");
   app.add_flag("-q,--quiet", quiet, "no progress messages on stderr");
   app.add_option("--color", color_mode, "colour: auto, always or never")
@@ -117,6 +127,27 @@ int main(int argc, char** argv) {
   sim->add_option("--lanes", access.lanes, "active lanes of the warp (1..32)");
   sim->add_flag("--sweep", sweep, "table over strides 1, 2, 4, 8, 16, 32");
   sim->add_flag("--plain", sim_plain, "no colour");
+
+  CLI::App* quiz =
+      app.add_subcommand("quiz", "the lesson's self-check quiz (asks in the terminal)");
+  std::string quiz_target;
+  driver::QuizCommandOptions quiz_options;
+  quiz->add_option("lesson", quiz_target, "LESSON")->required();
+  quiz->add_option("--answers-file", quiz_options.answers_file,
+                   "answers, one per line, in question order (no prompts)");
+  quiz->add_option("--answer", quiz_options.answers,
+                   "an answer (repeat, in question order; no prompts)");
+  quiz->add_option("--seed", quiz_options.seed,
+                   "seed of the generated questions (default: new each attempt)");
+
+  CLI::App* profile = app.add_subcommand(
+      "profile", "Nsight Compute metrics and verdict lines for a lesson's kernels");
+  std::string profile_target;
+  driver::ProfileOptions profile_options;
+  profile->add_option("lesson", profile_target, "LESSON")->required();
+  profile->add_option(
+      "--write-profile", profile_options.write_profile,
+      "also write the metrics and verdict lines into this PROFILE.md's profile:verdicts block");
 
   CLI::App* dev = app.add_subcommand("dev", "instructor tools");
   CLI::App* check = dev->add_subcommand(
@@ -173,6 +204,11 @@ int main(int argc, char** argv) {
     return course::kExitOk;
   }
 
+  if (*quiz) {
+    quiz_options.color = color;
+    return driver::run_quiz_command(manifest, quiz_target, quiz_options, progress);
+  }
+
   if (*hint) {
     course::Selection sel;
     try {
@@ -223,6 +259,15 @@ int main(int argc, char** argv) {
   g.progress = !quiet && !json_out;
 
   if (*check) return driver::dev_check(manifest, dev_options, g);
+  if (*profile) {
+    try {
+      return driver::run_profile(*course::resolve(manifest, profile_target).lesson, g,
+                                 profile_options);
+    } catch (const course::UsageError& e) {
+      fmt::print(stderr, "grader profile: {}\n", e.what());
+      return course::kExitUsage;
+    }
+  }
 
   if (targets.empty() && !all) {
     fmt::print("{}", driver::course_map(manifest, progress, color, self));
@@ -255,12 +300,16 @@ int main(int argc, char** argv) {
   report.grader_version = course::config::kVersion;
   report.course_version = manifest.version;
   report.configuration = course::config::kSolutions ? "solutions" : "exercises";
+  const bool sanitizing = app.count("--sanitize") > 0;
+  if (sanitizing && sanitize_tools.empty()) sanitize_tools = {"memcheck", "racecheck", "synccheck"};
   for (const course::Selection& sel : selections) {
-    course::LessonReport r = driver::grade(sel, g, report.device);
+    course::LessonReport r = sanitizing ? driver::sanitize(sel, g, sanitize_tools, report.device)
+                                        : driver::grade(sel, g, report.device);
     report.lessons.push_back(r);
     if (r.status == "no_gpu") break;  // the next lessons would say the same
   }
-  for (const course::LessonReport& r : report.lessons) progress.update(r, now_iso());
+  if (!sanitizing)  // an untimed run says nothing about the gates
+    for (const course::LessonReport& r : report.lessons) progress.update(r, now_iso());
   if (!progress.save() && !quiet)
     fmt::print(stderr, "grader: could not save progress to {}\n", progress_path);
 

@@ -59,6 +59,56 @@ double Progress::fraction(const std::string& lesson, const std::string& step) co
   return l[lesson]["steps"][step].value("fraction", -1.0);
 }
 
+void Progress::set_quiz_score(const std::string& lesson, int score, int total,
+                              const std::string& when) {
+  json& q = data_["lessons"][lesson]["quiz"];
+  if (!q.is_object()) q = json::object();
+  const int best_score = q.value("best_score", -1), best_total = q.value("best_total", 0);
+  // Better when score/total > best_score/best_total (cross-multiplied: exact, no division by 0).
+  const bool better =
+      best_score < 0 || best_total <= 0 ||
+      static_cast<long long>(score) * best_total > static_cast<long long>(best_score) * total;
+  if (better) {
+    q["best_score"] = score;
+    q["best_total"] = total;
+  }
+  q["score"] = score;
+  q["total"] = total;
+  q["attempts"] = q.value("attempts", 0) + 1;
+  q["last_taken"] = when;
+}
+
+std::optional<QuizScore> Progress::quiz_score(const std::string& lesson) const {
+  const json& l = data_["lessons"];
+  if (!l.contains(lesson) || !l[lesson].contains("quiz") || !l[lesson]["quiz"].is_object())
+    return std::nullopt;
+  const json& q = l[lesson]["quiz"];
+  if (!q.contains("score") || !q.contains("total")) return std::nullopt;
+  QuizScore s;
+  s.score = q.value("score", 0);
+  s.total = q.value("total", 0);
+  s.best_score = q.value("best_score", s.score);
+  s.best_total = q.value("best_total", s.total);
+  s.attempts = q.value("attempts", 1);
+  s.last_taken = q.value("last_taken", "");
+  return s;
+}
+
+void Progress::set_prediction(const std::string& lesson, const std::string& question,
+                              const std::string& measured_lesson, const std::string& measured_step,
+                              double percent, const std::string& when) {
+  data_["lessons"][lesson]["quiz"]["predictions"][question] = {
+      {"percent", percent}, {"step", measured_lesson + "." + measured_step}, {"when", when}};
+}
+
+double Progress::prediction(const std::string& lesson, const std::string& question) const {
+  const json& l = data_["lessons"];
+  if (!l.contains(lesson) || !l[lesson].contains("quiz")) return -1;
+  const json& q = l[lesson]["quiz"];
+  if (!q.contains("predictions") || !q["predictions"].contains(question)) return -1;
+  return q["predictions"][question].value("percent", -1.0);
+}
+
 bool Progress::save() const {
   std::error_code ec;
   fs::create_directories(fs::path(path_).parent_path(), ec);

@@ -2,12 +2,23 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 #include "course/manifest.hpp"
 #include "course/report.hpp"
 
 namespace driver {
+
+/// A lesson's self-check quiz results (`grader quiz LESSON`).
+struct QuizScore {
+  int score = 0;           ///< right answers in the last attempt
+  int total = 0;           ///< scored questions in the last attempt
+  int best_score = 0;      ///< the best attempt (by fraction right): right answers
+  int best_total = 0;      ///< the best attempt: scored questions
+  int attempts = 0;        ///< attempts recorded
+  std::string last_taken;  ///< when the last attempt was recorded (ISO 8601)
+};
 
 class Progress {
  public:
@@ -19,6 +30,18 @@ class Progress {
   void set_hints_seen(const std::string& lesson, const std::string& step, int tiers);
   /// Best measured fraction of the ceiling for a step, or a negative value if never measured.
   double fraction(const std::string& lesson, const std::string& step) const;
+  /// Records a finished quiz attempt for `lesson`: `score` right out of `total` scored questions.
+  /// Keeps the best attempt (by fraction right) and counts the attempts.
+  void set_quiz_score(const std::string& lesson, int score, int total, const std::string& when);
+  /// The quiz results of `lesson`, or no value if its quiz was never finished.
+  std::optional<QuizScore> quiz_score(const std::string& lesson) const;
+  /// Records a student's estimate (percent of the ceiling) for prediction question `question` of
+  /// `lesson`'s quiz, which predicts step `measured_step` of `measured_lesson`.
+  void set_prediction(const std::string& lesson, const std::string& question,
+                      const std::string& measured_lesson, const std::string& measured_step,
+                      double percent, const std::string& when);
+  /// The last estimate recorded for a prediction question, in percent; negative if none.
+  double prediction(const std::string& lesson, const std::string& question) const;
   /// Writes the file; returns false (and leaves the old one) if it cannot.
   bool save() const;
 

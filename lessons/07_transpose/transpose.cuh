@@ -14,6 +14,7 @@
 
 #include <cuda_runtime.h>
 
+/// Lesson 07_transpose: kernels (student) and launchers (course).
 namespace transpose {
 
 /// Side of the square tile a block owns, in elements.
@@ -32,6 +33,8 @@ const char* step_name(Step step);
 /// Step `naive`: one global access coalesced (the read), the other strided (the write).
 /// @param in   rows x cols input, row-major, device memory
 /// @param out  cols x rows output, row-major, device memory
+/// @param rows rows of the input (= columns of the output), >= 1
+/// @param cols columns of the input (= rows of the output), >= 1; rows * cols < 2^31
 __global__ void transpose_naive(const float* __restrict__ in, float* __restrict__ out, int rows,
                                 int cols);
 

@@ -67,11 +67,16 @@ Lesson parse_lesson(const json& j) {
     l.ceiling_kernel = get_or<std::string>(*c, "kernel", "");
     l.ceiling_what = get_or<std::string>(*c, "what", "");
   }
+  if (auto p = j.find("profile"); p != j.end()) {
+    l.profile_table = get_or<std::string>(*p, "bench_table", "");
+    l.profile_kernels = get_or<std::string>(*p, "kernels", "");
+  }
   for (const json& s : get_or<json>(j, "steps", json::array())) l.steps.push_back(parse_step(s));
   for (const json& w : get_or<json>(j, "wrong_kernels", json::array()))
     l.wrong_kernels.push_back({w.at("name").get<std::string>(), w.at("step").get<std::string>(),
                                w.at("diagnosis").get<std::string>(),
-                               get_or<std::string>(w, "what", "")});
+                               get_or<std::string>(w, "what", ""),
+                               get_or<std::string>(w, "sanitize", "")});
   return l;
 }
 
@@ -169,6 +174,10 @@ std::vector<std::string> Manifest::problems() const {
       if (!l.find_step(w.step))
         out.push_back(fmt::format("lesson {}: wrong kernel '{}' is graded as unknown step '{}'",
                                   l.id, w.name, w.step));
+      if (!w.sanitize.empty() && w.sanitize != "memcheck" && w.sanitize != "racecheck" &&
+          w.sanitize != "synccheck" && w.sanitize != "initcheck")
+        out.push_back(fmt::format("lesson {}: wrong kernel '{}' names unknown sanitizer tool '{}'",
+                                  l.id, w.name, w.sanitize));
       if (w.diagnosis.empty())
         out.push_back(fmt::format("lesson {}: wrong kernel '{}' has no diagnosis", l.id, w.name));
     }

@@ -12,7 +12,8 @@ using nlohmann::json;
 using protocol::TestRecord;
 
 std::optional<SpeedFigures> SpeedFigures::from_properties(const json& p) {
-  if (!p.is_object() || p.value("kind", "") != "speed") return std::nullopt;
+  // A speed test that stopped before timing (wrong output) has no figures to show.
+  if (!p.is_object() || p.value("kind", "") != "speed" || !p.contains("gbps")) return std::nullopt;
   SpeedFigures s;
   s.shape = p.value("shape", "");
   s.bytes = p.value("bytes", 0.0);
@@ -145,10 +146,10 @@ std::string indent_lines(const std::string& text, const std::string& pad) {
 
 std::string device_line(const json& d) {
   if (!d.is_object()) return "";
-  return fmt::format("GPU {}: {} · sm_{} · {} SMs · {:.0f} MB L2 · driver {} · CUDA runtime {}",
+  return fmt::format("GPU {}: {} · sm_{} · {} SMs · {:.0f} MiB L2 · CUDA driver {}, runtime {}",
                      d.value("index", 0), d.value("name", "?"), d.value("sm", "?"),
-                     d.value("sms", 0), d.value("l2_bytes", 0.0) / 1e6, d.value("driver", "?"),
-                     d.value("runtime", "?"));
+                     d.value("sms", 0), d.value("l2_bytes", 0.0) / (1 << 20),
+                     d.value("driver", "?"), d.value("runtime", "?"));
 }
 
 }  // namespace
@@ -170,6 +171,7 @@ std::string to_text(const Report& report, const TextOptions& opt) {
       if (!l.build_log.empty()) out += indent_lines(l.build_log, "    ");
       continue;
     }
+    if (!l.message.empty()) out += "  " + l.message + "\n";
     const SpeedFigures* context = nullptr;
     for (const StepReport& s : l.steps) {
       ++steps_total;

@@ -41,7 +41,10 @@ void Reporter::OnTestStart(const ::testing::TestInfo& info) {
 }
 
 void Reporter::OnTestPartResult(const ::testing::TestPartResult& result) {
-  if (result.message() && *result.message()) messages_.push_back(result.message());
+  if (!result.message() || !*result.message()) return;
+  std::string m = result.message();
+  if (m.rfind("Failed\n", 0) == 0) m.erase(0, 7);  // ADD_FAILURE()'s prefix says nothing
+  messages_.push_back(m);
 }
 
 void Reporter::OnTestEnd(const ::testing::TestInfo& info) {

@@ -93,8 +93,9 @@ void run_speed_check(const SpeedCheck& c) {
     return;
   }
   if (d.verdict != course::Verdict::pass) {
-    ADD_FAILURE() << fmt::format("too slow: {:.0f} GB/s against a ceiling of {:.0f} GB/s: {}",
-                                 t.student_gbps, t.ceiling_gbps, d.reason);
+    ADD_FAILURE() << fmt::format(
+        "too slow, below the gate: {:.0f} GB/s against a ceiling of {:.0f} GB/s: {}",
+        t.student_gbps, t.ceiling_gbps, d.reason);
   }
 }
 

@@ -12,7 +12,7 @@ L2Flusher::L2Flusher(std::size_t l2_bytes) : bytes_(2 * l2_bytes) {
 }
 
 L2Flusher::~L2Flusher() {
-  cudaFree(scratch_);
+  if (context_lost().empty()) cudaFree(scratch_);  // see DeviceBuffer's destructor
 }
 
 void L2Flusher::flush(cudaStream_t stream) {

@@ -81,7 +81,9 @@ TEST_P(TransposeCorrect, matches_reference) {
   harness::record("seed", static_cast<double>(seed));
 
   const std::vector<float> in = harness::random_floats(n, seed);
-  const size_t guard = std::max<size_t>(4096, n);  // catches writes past the last element
+  // Guard elements catch writes past the output (and make reads past the input read NaN). Under
+  // compute-sanitizer (quick mode) there are none, so memcheck sees the exact allocation bounds.
+  const size_t guard = harness::quick() ? 0 : std::max<size_t>(4096, n);
   harness::DeviceBuffer<float> d_in(n, guard), d_out(n, guard);
   d_in.poison();
   d_in.upload(in);
@@ -94,15 +96,15 @@ TEST_P(TransposeCorrect, matches_reference) {
 
   const harness::Comparison cmp = harness::compare_exact(host_transpose(in, shape.rows, shape.cols),
                                                          d_out.download(), harness::kPoisonByte);
-  EXPECT_TRUE(cmp.ok()) << where << ", seed " << seed << ": output is " << shape.cols << "x"
-                        << shape.rows << "; " << harness::describe(cmp, shape.rows);
-  const size_t outside = d_out.guard_damage();
-  EXPECT_EQ(outside, 0u) << where << ": wrote " << outside
-                         << " elements outside the output, past its last element. Check the bounds "
-                            "of the output shape (cols x rows) before every store";
-  EXPECT_TRUE(same_bits(d_in.download(), in)) << where
-                                              << ": the input changed. A transpose must "
-                                                 "only read its input";
+  if (!cmp.ok())
+    ADD_FAILURE() << where << ", seed " << seed << ": output is " << shape.cols << "x" << shape.rows
+                  << "; " << harness::describe(cmp, shape.rows);
+  if (const size_t outside = d_out.guard_damage(); outside > 0)
+    ADD_FAILURE() << where << ": wrote " << outside
+                  << " elements outside the output, past its last element. Check the bounds of the "
+                     "output shape (cols x rows) before every store";
+  if (!same_bits(d_in.download(), in))
+    ADD_FAILURE() << where << ": the input changed. A transpose must only read its input";
 }
 
 INSTANTIATE_TEST_SUITE_P(naive, TransposeCorrect, ::testing::ValuesIn(cases(Step::naive)),

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+/// The grader's GPU-free core: manifest, statistics and gate decisions, reports, simulator.
 namespace course {
 
 /// A manifest that cannot be read or does not have the expected shape.
@@ -21,14 +22,14 @@ struct UsageError : std::runtime_error {
 };
 
 /// Speed gate of a step: the student's effective bandwidth must reach this fraction of the
-/// lesson's copy ceiling, measured in the same run (see grader/harness/include/harness/timing.cuh).
+/// lesson's copy ceiling, measured in the same run (see grader/harness/include/harness/timing.hpp).
 struct Gate {
   double fraction_of_ceiling = 0;  ///< 0..1, e.g. 0.85 = 85% of the ceiling
 };
 
 /// One graded step of a lesson (e.g. 07_transpose.tiled_padded).
 struct Step {
-  std::string name;                ///< identifier, also the hidden tests' prefix: "<name>/..."
+  std::string name;                ///< identifier, also the hidden tests' prefix: "NAME/..."
   std::string title;               ///< one line for the report
   std::optional<Gate> gate;        ///< no value: correctness only
   std::vector<std::string> hints;  ///< tiers: nudge, idea, what to change
@@ -36,52 +37,62 @@ struct Step {
   std::string requires_cc;         ///< minimum compute capability "major.minor", empty = lesson's
 };
 
-/// A deliberately wrong submission kept as a grader test (grader/wrong/<lesson>/<name>.cu).
+/// A deliberately wrong submission kept as a grader test (grader/wrong/LESSON/NAME.cu).
 struct WrongKernel {
   std::string name;       ///< file stem and build variant name
   std::string step;       ///< the step it is graded as
   std::string diagnosis;  ///< text the grader's report must contain when it fails
   std::string what;       ///< what is wrong with it, for people
+  std::string
+      sanitize;  ///< "" = graded normally; else the compute-sanitizer tool that must catch it
 };
 
 /// One lesson of the course.
 struct Lesson {
-  std::string id;  ///< "NN_snake_name"
-  std::string title;
-  std::string summary;
-  int stage = 0;
+  std::string id;              ///< "NN_snake_name"
+  std::string title;           ///< one line, e.g. "Transpose through shared memory"
+  std::string summary;         ///< one sentence for the course map
+  int stage = 0;               ///< number of the Stage the lesson belongs to
   std::string status;          ///< "ready" (text, stub, solution, tests exist) or "planned"
   std::string min_cc;          ///< minimum compute capability, "major.minor"
   std::string ceiling_kernel;  ///< name of the copy-rung kernel the gates are measured against
   std::string ceiling_what;    ///< one line: what the ceiling kernel does
-  std::vector<Step> steps;
-  std::vector<WrongKernel> wrong_kernels;
+  std::vector<Step> steps;     ///< graded steps, in the order they are taught
+  std::vector<WrongKernel> wrong_kernels;  ///< the grader's own tests for this lesson
+  std::string profile_table;    ///< `bench --table` that launches this lesson's kernels ("" = none)
+  std::string profile_kernels;  ///< regex selecting them for `ncu --kernel-name regex:`
 
+  /// True when the lesson can be graded (status "ready").
   bool ready() const { return status == "ready"; }
   int number() const;              ///< 7 for "07_transpose"
   std::string short_name() const;  ///< "transpose" for "07_transpose"
+  /// The step called `name`, or nullptr when the lesson has none.
   const Step* find_step(const std::string& name) const;
   std::vector<const Step*> required_steps() const;  ///< steps that are not optional
 };
 
+/// A stage of the course: a group of lessons (1 = grid, block, warp, lane; ...).
 struct Stage {
-  int number = 0;
-  std::string title;
+  int number = 0;     ///< 1, 2, ...; lessons refer to it by this number
+  std::string title;  ///< e.g. "Execution model and memory"
 };
 
 /// The whole course, in order.
 struct Manifest {
-  int schema = 0;
-  std::string course;
-  std::string version;
-  std::vector<Stage> stages;
-  std::vector<Lesson> lessons;
+  int schema = 0;               ///< manifest format version; this grader reads 1
+  std::string course;           ///< the course's title
+  std::string version;          ///< the course's version, e.g. "0.1.0"
+  std::vector<Stage> stages;    ///< stages, in order
+  std::vector<Lesson> lessons;  ///< every lesson, planned ones included, in course order
 
   /// Reads and parses `path`. @throws ManifestError with the path and the problem.
   static Manifest load(const std::string& path);
   /// Parses manifest JSON text; `origin` names it in error messages.
+  /// @throws ManifestError when the text is not JSON, its schema is not 1, or a required field
+  /// is missing or of the wrong type.
   static Manifest parse(const std::string& text, const std::string& origin);
 
+  /// The lesson whose id is exactly `id` ("07_transpose"; no short forms), or nullptr.
   const Lesson* find(const std::string& id) const;
   /// Consistency problems (duplicate ids, bad id format, unknown steps of wrong kernels, gates
   /// outside (0, 1], missing hints, ...), one message each; empty when the manifest is sane.
@@ -90,8 +101,8 @@ struct Manifest {
 
 /// What a user asked to grade: a lesson, and optionally one step of it.
 struct Selection {
-  const Lesson* lesson = nullptr;
-  const Step* step = nullptr;  ///< nullptr = every step of the lesson
+  const Lesson* lesson = nullptr;  ///< the lesson (never nullptr after resolve())
+  const Step* step = nullptr;      ///< nullptr = every step of the lesson
 };
 
 /// Resolves "07_transpose", "07", "7", "transpose" (any of them optionally followed by ".step")

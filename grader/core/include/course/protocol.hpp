@@ -18,9 +18,11 @@
 #include <string>
 #include <vector>
 
+/// The report-file protocol between a hidden-test process and the grader.
 namespace course::protocol {
 
-/// Exit code of a hidden-test process that found no usable GPU (also the grader's, see exit.hpp).
+/// Exit code of a hidden-test process that found no usable GPU (also the grader's: see
+/// course::kExitNoGpu in course/report.hpp).
 inline constexpr int kExitNoGpu = 3;
 /// Exit code of a hidden-test process whose CUDA context is unusable (sticky error, hung kernel):
 /// the grader reruns the tests that did not run yet in a fresh process.
@@ -28,18 +30,18 @@ inline constexpr int kExitContextLost = 86;
 
 /// The outcome of one test, as reported by the process that ran it or as inferred by the grader.
 struct TestRecord {
-  std::string name;
+  std::string name;    ///< full test name, "STEP/Suite.test[/param]"
   std::string status;  ///< passed, failed, skipped; or (grader) crashed, timed_out, not_run
   std::vector<std::string> failures;                     ///< failure messages, in order
   nlohmann::json properties = nlohmann::json::object();  ///< measurements etc.
-  double ms = 0;
+  double ms = 0;  ///< the test's run time as GoogleTest measured it, milliseconds
 };
 
 /// Everything one hidden-test process wrote before it ended.
 struct ChildLog {
-  nlohmann::json device;  ///< the "device" record, or null
-  bool no_gpu = false;
-  std::string no_gpu_reason;
+  nlohmann::json device;             ///< the "device" record, or null
+  bool no_gpu = false;               ///< the process wrote a "no_gpu" record
+  std::string no_gpu_reason;         ///< that record's reason (the CUDA error), "" if none
   std::vector<TestRecord> finished;  ///< tests with an "end" record, in order
   std::string running;       ///< a test that started and has no "end" record yet ("" = none)
   std::string fatal_reason;  ///< from a "fatal" record

@@ -30,51 +30,62 @@ struct SpeedFigures {
   double gbps = 0;          ///< student kernel, median, 10^9 B/s
   double ceiling_gbps = 0;  ///< ceiling kernel, median over the same pairs
   double ratio = 0;         ///< median over pairs of student/ceiling
+  /// First quartile of the per-pair ratios (ratio_q3: the third).
   double ratio_q1 = 0, ratio_q3 = 0;
+  /** @var ratio_q3
+      Third quartile of the per-pair ratios. */
   std::optional<double> gate;  ///< required ratio, if the step has a gate
-  int pairs = 0;
-  std::string verdict;  ///< pass, fail, impossible
-  bool close_call = false;
-  double memcpy_gbps = 0;  ///< cudaMemcpy device-to-device, same bytes, for context
-  double peak_gbps = 0;    ///< 2 x memory clock x bus width, for context
-  std::string ceiling_kernel;
+  int pairs = 0;               ///< interleaved (ceiling, student) pairs timed
+  std::string verdict;         ///< pass, fail, impossible (above course::kImpossibleRatio)
+  bool close_call = false;     ///< the ratio's interquartile range straddled the gate
+  double memcpy_gbps = 0;      ///< cudaMemcpy device-to-device, same bytes, for context
+  double peak_gbps = 0;        ///< 2 x memory clock x bus width, for context
+  std::string ceiling_kernel;  ///< name of the ceiling kernel, e.g. "copy_tiled"
 
+  /// Reads the properties a speed test recorded (harness::run_speed_check).
+  /// @param p a test record's properties
+  /// @return the figures, or no value when `p` is not from a speed test (no "kind": "speed").
+  ///   Missing numbers read as 0.
   static std::optional<SpeedFigures> from_properties(const nlohmann::json& p);
 };
 
 /// One step's outcome.
 struct StepReport {
-  std::string name;
-  std::string title;
-  bool optional = false;
-  std::string status;  ///< pass, fail, skipped
-  int tests_passed = 0;
-  int tests_total = 0;
+  std::string name;       ///< the step's name in the manifest, e.g. "tiled_padded"
+  std::string title;      ///< the step's title in the manifest
+  bool optional = false;  ///< an extension: its failure does not fail the lesson
+  std::string status;     ///< pass, fail, skipped
+  int tests_passed = 0;   ///< hidden tests of the step that passed
+  int tests_total = 0;    ///< hidden tests of the step that should have run
   std::vector<protocol::TestRecord> problems;  ///< tests that did not pass, in order
-  std::optional<SpeedFigures> speed;
-  std::string reason;  ///< one line: why it failed or was skipped
+  std::optional<SpeedFigures> speed;           ///< from the step's speed test, if it ran one
+  std::string reason;                          ///< one line: why it failed or was skipped
 };
 
 /// One lesson's outcome.
 struct LessonReport {
-  std::string id;
-  std::string title;
+  std::string id;         ///< "07_transpose"
+  std::string title;      ///< the lesson's title in the manifest
   std::string status;     ///< pass, fail, build_failed, no_gpu, unsupported, error
   std::string message;    ///< for non-pass states other than fail: what happened and what to do
   std::string build_log;  ///< compiler output when the build failed
-  std::vector<StepReport> steps;
-  unsigned long long seed = 0;
-  std::string variant;  ///< "" for the student's own code, else stub/solution/<wrong kernel>
+  std::vector<StepReport> steps;  ///< the steps graded, in manifest order (empty if none ran)
+  unsigned long long seed = 0;    ///< seed of the random test inputs (--seed)
+  std::string variant;  ///< "" for the student's own code, else stub, solution or a wrong kernel
 };
 
 /// The whole run.
 struct Report {
-  std::string grader_version;
-  std::string course_version;
-  std::string configuration;  ///< exercises or solutions
-  nlohmann::json device;      ///< the hidden tests' "device" record, or null
-  std::vector<LessonReport> lessons;
+  std::string grader_version;         ///< the grader's version (the CMake project's)
+  std::string course_version;         ///< the manifest's "version"
+  std::string configuration;          ///< exercises or solutions
+  nlohmann::json device;              ///< the hidden tests' "device" record, or null
+  std::vector<LessonReport> lessons;  ///< one per lesson graded, in the order asked for
 
+  /// The process exit code for this run (an ExitCode). The first lesson, in order, that found no
+  /// GPU or ended in an internal error decides (kExitNoGpu, kExitInternal); otherwise kExitOk
+  /// when at least one lesson was graded and every one passed, kExitBuildFailed when one did not
+  /// compile, else kExitFailed.
   int exit_code() const;
 };
 
@@ -85,14 +96,21 @@ std::vector<StepReport> build_steps(const Lesson& lesson, const std::vector<cons
                                     const std::vector<std::string>& expected,
                                     const std::vector<protocol::TestRecord>& records);
 
+/// How to_text() renders a report.
 struct TextOptions {
-  bool color = false;
+  bool color = false;    ///< ANSI colour codes (the grader sets it only for a terminal)
   bool verbose = false;  ///< every failure, not just the first few per step
   std::string grader_command = "./build/grader";  ///< how hints are suggested
 };
 
+/// The report as the terminal shows it: one line per step (PASS/FAIL, tests, GB/s and % of the
+/// ceiling), why failed steps failed, a hint command, and the ceiling and context figures with
+/// the bandwidth formula (GB/s = 10^9 B/s).
 std::string to_text(const Report& report, const TextOptions& options);
+/// The `--json` report (format "cuda-course-grader-report", format_version 1; see README.md).
 nlohmann::json to_json(const Report& report);
+/// JUnit XML (`--junit`): one testsuite per lesson, one testcase per step; a lesson that graded
+/// nothing (no GPU, build failure) is one testcase with an error.
 std::string to_junit(const Report& report);
 /// Gradescope autograder results: one test per step, 1 point each; `output` holds the text report.
 nlohmann::json to_gradescope(const Report& report, const std::string& text_report);

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+/// The coalescing simulator: the sector model of one warp request.
 namespace course::sim {
 
 constexpr int kWarpSize = 32;     ///< threads (lanes) in a warp

@@ -17,33 +17,46 @@ namespace course {
 /// Order statistics of a sample. Quantiles interpolate linearly between order statistics
 /// (Hyndman-Fan type 7, as numpy's default).
 struct Summary {
-  std::size_t n = 0;
+  std::size_t n = 0;  ///< number of values
+  /// Median (0.5 quantile).
   double median = 0, q1 = 0, q3 = 0, min = 0, max = 0;
+  /** @var q1
+      First quartile (0.25 quantile). */
+  /** @var q3
+      Third quartile (0.75 quantile). */
+  /** @var min
+      Smallest value. */
+  /** @var max
+      Largest value. */
   /// Interquartile range over the median, e.g. 0.01 = 1%. 0 when the median is 0.
   double rel_spread() const;
 };
 
+/// Order statistics of `values` (any order; taken by value and sorted).
 /// @throws std::invalid_argument when `values` is empty.
 Summary summarize(std::vector<double> values);
 
 /// How many interleaved pairs to take. Sampling stops once the ratio's relative spread is under
 /// `target_rel_spread` and its interquartile range does not straddle the gate, or at a cap.
 struct SamplingPolicy {
-  std::size_t min_pairs = 30;
-  std::size_t max_pairs = 600;
-  double target_rel_spread = 0.01;
-  double max_seconds = 5.0;  ///< wall-clock cap on the timing loop
+  std::size_t min_pairs = 30;       ///< always take at least this many pairs
+  std::size_t max_pairs = 600;      ///< never more than this many
+  double target_rel_spread = 0.01;  ///< stop when Summary::rel_spread() is at most this (1%)
+  double max_seconds = 5.0;         ///< wall-clock cap on the timing loop
 };
 
 /// True while more pairs are needed (see SamplingPolicy).
 bool keep_sampling(const Summary& ratio, std::optional<double> gate, std::size_t pairs,
                    double elapsed_seconds, const SamplingPolicy& policy);
 
+/// Outcome of a speed gate: pass (at or above the gate, or no gate), fail (below it), or
+/// impossible (a median ratio above kImpossibleRatio: faster than the copy ceiling allows,
+/// rejected).
 enum class Verdict { pass, fail, impossible };
 
 /// The verdict on one speed gate.
 struct GateDecision {
-  Verdict verdict = Verdict::fail;
+  Verdict verdict = Verdict::fail;  ///< pass, fail or impossible
   bool close_call =
       false;           ///< the ratio's interquartile range straddled the gate: decided by median
   double margin = 0;   ///< median ratio - gate (fraction of ceiling; + passes); 0 without a gate
@@ -59,6 +72,7 @@ inline constexpr double kImpossibleRatio = 1.05;
 GateDecision decide_gate(const Summary& ratio, std::optional<double> gate,
                          double impossible_above = kImpossibleRatio);
 
+/// "pass", "fail" or "impossible", as in the reports.
 const char* to_string(Verdict v);
 
 }  // namespace course

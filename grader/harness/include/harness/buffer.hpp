@@ -22,18 +22,30 @@ inline constexpr std::uint8_t kPoisonByte = 0xFF;
 template <typename T>
 class DeviceBuffer {
  public:
+  /// Allocates (count + guard) * sizeof(T) bytes with cudaMalloc; the contents are undefined
+  /// until upload() or poison(). @throws CudaError when the allocation fails.
   explicit DeviceBuffer(std::size_t count, std::size_t guard = 0) : count_(count), guard_(guard) {
     check(cudaMalloc(&ptr_, bytes_total()), "cudaMalloc(" + std::to_string(bytes_total()) + " B)");
   }
-  ~DeviceBuffer() { cudaFree(ptr_); }
+  // After a sticky error or a hung kernel, cudaFree would wait for the kernel forever: leave the
+  // memory to the process exit that follows.
+  ~DeviceBuffer() {
+    if (context_lost().empty()) cudaFree(ptr_);
+  }
   DeviceBuffer(const DeviceBuffer&) = delete;
   DeviceBuffer& operator=(const DeviceBuffer&) = delete;
 
+  /// Device pointer to the first element (the guard starts at data() + size()).
   T* data() { return ptr_; }
+  /// Device pointer to the first element, read-only.
   const T* data() const { return ptr_; }
+  /// Number of elements, guard excluded.
   std::size_t size() const { return count_; }
+  /// Size of the elements in bytes, guard excluded.
   std::size_t bytes() const { return count_ * sizeof(T); }
 
+  /// Copies `host` to the start of the buffer (synchronous cudaMemcpy); `host` must hold at most
+  /// size() elements. The guard is not touched. @throws CudaError.
   void upload(const std::vector<T>& host) {
     check(cudaMemcpy(ptr_, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice),
           "copy to device");
@@ -42,6 +54,8 @@ class DeviceBuffer {
   void poison(std::uint8_t byte = kPoisonByte) {
     check(cudaMemset(ptr_, byte, bytes_total()), "poison buffer");
   }
+  /// Copies the size() elements (not the guard) to the host (synchronous cudaMemcpy).
+  /// @throws CudaError, e.g. a sticky error left by the kernel that wrote the buffer.
   std::vector<T> download() const {
     std::vector<T> host(count_);
     check(cudaMemcpy(host.data(), ptr_, bytes(), cudaMemcpyDeviceToHost), "copy to host");

@@ -16,12 +16,15 @@ std::vector<float> random_floats(std::size_t n, std::uint64_t seed);
 
 /// Result of comparing an output with its reference, element by element.
 struct Comparison {
-  std::size_t total = 0;
+  std::size_t total = 0;        ///< elements in the reference
   std::size_t wrong = 0;        ///< elements that differ from the reference (unwritten included)
   std::size_t unwritten = 0;    ///< elements still holding the poison bytes
   std::size_t first = 0;        ///< index of the first wrong element (valid when wrong > 0)
   float expected = 0, got = 0;  ///< values at `first`
-  bool first_unwritten = false;
+  /** @var expected
+      Reference value at `first` (`got`: the output's value there). */
+  bool first_unwritten = false;  ///< the element at `first` still holds the poison bytes
+  /// True when every element matches.
   bool ok() const { return wrong == 0; }
 };
 

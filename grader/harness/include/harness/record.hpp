@@ -7,19 +7,26 @@
 
 namespace harness {
 
+/// Sets property `key` of the running test to a number (replacing an earlier value of `key`).
 void record(const std::string& key, double value);
+/// Sets property `key` of the running test to a string.
 void record(const std::string& key, const std::string& value);
+/// Sets property `key` of the running test to a string (so a literal does not become a bool).
 void record(const std::string& key, const char* value);
+/// Sets property `key` of the running test to true or false.
 void record(const std::string& key, bool value);
+/// Sets property `key` of the running test to JSON null (e.g. "gate" of a step without one).
 void record_null(const std::string& key);
 
 /// The seed of this process's random inputs (--seed, chosen by the grader and printed).
 unsigned long long seed();
+/// Sets the value seed() returns; called once by the test main from --seed.
 void set_seed(unsigned long long seed);
 
 /// Whether the process runs in quick mode (--quick: small shapes only, no timing), used under
 /// compute-sanitizer.
 bool quick();
+/// Sets the value quick() returns; called once by the test main from --quick.
 void set_quick(bool quick);
 
 }  // namespace harness

@@ -20,6 +20,8 @@ class ReportFile {
  public:
   explicit ReportFile(const std::string& path);  ///< "" = write nothing
   ~ReportFile();
+  /// Writes `record` as one line of compact JSON (invalid UTF-8 replaced) and flushes; does
+  /// nothing when the file could not be opened or the path was "".
   void write(const nlohmann::json& record);
 
  private:
@@ -30,9 +32,14 @@ class ReportFile {
 /// hung kernel) it writes a "fatal" record and ends the process with kExitContextLost.
 class Reporter : public ::testing::EmptyTestEventListener {
  public:
+  /// Reports to `file`, which must outlive the reporter.
   explicit Reporter(ReportFile& file) : file_(file) {}
+  /// Clears the properties and messages of the previous test, writes {"event":"start"}.
   void OnTestStart(const ::testing::TestInfo& info) override;
+  /// Keeps the message of each assertion result (failures and skips) for the "end" record.
   void OnTestPartResult(const ::testing::TestPartResult& result) override;
+  /// Writes {"event":"end"} with status, time (ms), messages and recorded properties; if the
+  /// CUDA context was lost, also {"event":"fatal"}, then exits with kExitContextLost.
   void OnTestEnd(const ::testing::TestInfo& info) override;
 
  private:

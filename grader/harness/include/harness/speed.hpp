@@ -37,8 +37,8 @@ struct SpeedCheck {
   std::function<std::string(std::uint64_t seed)> verify;
   /// Buffers for the cudaMemcpy figure (context only): copies `memcpy_bytes` from src to dst.
   const void* memcpy_src = nullptr;
-  void* memcpy_dst = nullptr;
-  std::size_t memcpy_bytes = 0;
+  void* memcpy_dst = nullptr;    ///< device destination of the cudaMemcpy figure
+  std::size_t memcpy_bytes = 0;  ///< bytes copied (so 2 x memcpy_bytes are read + written)
 };
 
 /// Runs the speed test of one step inside a GoogleTest test: reports failures with

@@ -21,6 +21,8 @@
 
 #include "course/stats.hpp"
 
+/// The measurement harness linked into every hidden-test binary: buffers, inputs, comparison,
+/// CUDA error handling, timing and the speed test.
 namespace harness {
 
 /// Launches one kernel on the given stream and returns the launch error (course launchers have
@@ -30,10 +32,14 @@ using Launch = std::function<cudaError_t(cudaStream_t)>;
 /// Writes a buffer of twice the L2 size before each sample, evicting the previous kernel's data.
 class L2Flusher {
  public:
+  /// Allocates the scratch buffer: 2 x `l2_bytes` (8 MiB when `l2_bytes` is 0).
+  /// @throws CudaError when the allocation fails.
   explicit L2Flusher(std::size_t l2_bytes);
   ~L2Flusher();
   L2Flusher(const L2Flusher&) = delete;
   L2Flusher& operator=(const L2Flusher&) = delete;
+  /// Enqueues a cudaMemsetAsync of the whole scratch buffer on `stream` (a different byte value
+  /// each call). Asynchronous: it is ordered before the next launch on the same stream.
   void flush(cudaStream_t stream);
 
  private:
@@ -47,13 +53,28 @@ double gbps(double bytes, double ms);
 
 /// Interleaved timing of a ceiling kernel and a student kernel that move the same `bytes`.
 struct PairedTiming {
+  /// Ceiling kernel time of each pair, ms.
   std::vector<double> ceiling_ms, student_ms, ratio;  ///< per pair; ratio = ceiling/student time
-  course::Summary ratio_summary;
-  double ceiling_gbps = 0;  ///< from the median ceiling time
-  double student_gbps = 0;  ///< from the median student time
-  double seconds = 0;       ///< wall time of the timing loop
+  /** @var student_ms
+      Student kernel time of each pair, ms. */
+  course::Summary ratio_summary;  ///< summary of `ratio`: the gate is decided on it
+  double ceiling_gbps = 0;        ///< from the median ceiling time
+  double student_gbps = 0;        ///< from the median student time
+  double seconds = 0;             ///< wall time of the timing loop
 };
 
+/// Times `ceiling` and `student` alternately, each launch after an L2 flush and between two CUDA
+/// events: three untimed warm-up pairs, then batches of 10 pairs until
+/// course::keep_sampling() says stop.
+/// @param ceiling the copy-rung kernel
+/// @param student the student's kernel, moving the same bytes
+/// @param bytes   bytes the task must read + write, for the GB/s figures
+/// @param gate    the step's gate (fraction of the ceiling), if any: sampling goes on while the
+///                ratio's interquartile range straddles it
+/// @param policy  minimum and maximum pairs, target spread, time cap
+/// @param flusher flushes the L2 before every launch
+/// @param stream  stream of all launches
+/// @throws CudaError when a launch fails or a kernel does not finish (see wait()).
 PairedTiming time_pairs(const Launch& ceiling, const Launch& student, double bytes,
                         std::optional<double> gate, const course::SamplingPolicy& policy,
                         L2Flusher& flusher, cudaStream_t stream = 0);

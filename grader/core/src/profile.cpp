@@ -1,0 +1,213 @@
+#include "course/profile.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+
+namespace course::profile {
+
+const std::vector<std::string>& metric_names() {
+  static const std::vector<std::string> names = {
+      "gpu__time_duration.sum",
+      "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed",
+      "sm__throughput.avg.pct_of_peak_sustained_elapsed",
+      "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+      "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+      "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
+      "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
+      "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+      "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
+      "smsp__inst_executed_op_shared_ld.sum",
+      "sm__warps_active.avg.pct_of_peak_sustained_active",
+  };
+  return names;
+}
+
+double KernelMetrics::ld_sectors_per_request() const {
+  return ld_requests > 0 ? ld_sectors / ld_requests : -1;
+}
+double KernelMetrics::st_sectors_per_request() const {
+  return st_requests > 0 ? st_sectors / st_requests : -1;
+}
+
+namespace {
+
+std::vector<std::string> split_csv_line(const std::string& line) {
+  std::vector<std::string> cells;
+  std::string cell;
+  bool quoted = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+        cell += '"';
+        ++i;
+      } else if (c == '"') {
+        quoted = false;
+      } else {
+        cell += c;
+      }
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == ',') {
+      cells.push_back(cell);
+      cell.clear();
+    } else if (c != '\r') {
+      cell += c;
+    }
+  }
+  cells.push_back(cell);
+  return cells;
+}
+
+double number(std::string s) {
+  s.erase(std::remove(s.begin(), s.end(), ','), s.end());  // "1,234" as ncu prints it
+  try {
+    return std::stod(s);
+  } catch (...) {
+    return -1;
+  }
+}
+
+// "transpose::transpose_naive(const float *, float *, int, int)" -> "transpose_naive"
+std::string short_name(const std::string& full) {
+  std::string s = full.substr(0, full.find('('));
+  if (const auto colons = s.rfind("::"); colons != std::string::npos) s = s.substr(colons + 2);
+  if (const auto space = s.rfind(' '); space != std::string::npos) s = s.substr(space + 1);
+  return s;
+}
+
+void set(KernelMetrics& m, const std::string& metric, double v) {
+  static const std::map<std::string, double KernelMetrics::*> fields = {
+      {"gpu__time_duration.sum", &KernelMetrics::duration_ns},
+      {"gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed",
+       &KernelMetrics::memory_pct},
+      {"sm__throughput.avg.pct_of_peak_sustained_elapsed", &KernelMetrics::compute_pct},
+      {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", &KernelMetrics::ld_sectors},
+      {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", &KernelMetrics::ld_requests},
+      {"l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", &KernelMetrics::st_sectors},
+      {"l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", &KernelMetrics::st_requests},
+      {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+       &KernelMetrics::bank_conflicts_ld},
+      {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
+       &KernelMetrics::bank_conflicts_st},
+      {"smsp__inst_executed_op_shared_ld.sum", &KernelMetrics::shared_ld_instructions},
+      {"sm__warps_active.avg.pct_of_peak_sustained_active", &KernelMetrics::occupancy_pct},
+  };
+  if (auto it = fields.find(metric); it != fields.end()) m.*(it->second) = v;
+}
+
+}  // namespace
+
+std::vector<KernelMetrics> parse_ncu_csv(const std::string& csv) {
+  std::istringstream in(csv);
+  std::string line;
+  int id_col = -1, kernel_col = -1, metric_col = -1, unit_col = -1, value_col = -1;
+  while (std::getline(in, line)) {  // ncu may print ==PROF== lines before the header
+    const std::vector<std::string> h = split_csv_line(line);
+    for (int i = 0; i < static_cast<int>(h.size()); ++i) {
+      if (h[i] == "ID") id_col = i;
+      if (h[i] == "Kernel Name" || h[i] == "Function Name") kernel_col = i;
+      if (h[i] == "Metric Name") metric_col = i;
+      if (h[i] == "Metric Unit") unit_col = i;
+      if (h[i] == "Metric Value") value_col = i;
+    }
+    if (kernel_col >= 0 && metric_col >= 0 && value_col >= 0) break;
+    id_col = kernel_col = metric_col = unit_col = value_col = -1;
+  }
+  if (kernel_col < 0)
+    throw std::runtime_error(
+        "no Nsight Compute CSV header (Kernel Name, Metric Name, Metric Value) found");
+  std::vector<KernelMetrics> out;
+  std::string last_id;
+  while (std::getline(in, line)) {
+    const std::vector<std::string> c = split_csv_line(line);
+    if (static_cast<int>(c.size()) <= std::max({kernel_col, metric_col, value_col})) continue;
+    const std::string id = id_col >= 0 ? c[id_col] : c[kernel_col];
+    if (out.empty() || id != last_id) {
+      out.push_back(KernelMetrics{});
+      out.back().kernel = short_name(c[kernel_col]);
+      last_id = id;
+    }
+    double v = number(c[value_col]);
+    // Durations are asked in ns, but ncu may pick another unit for display.
+    if (unit_col >= 0 && c[metric_col] == "gpu__time_duration.sum") {
+      const std::string& u = c[unit_col];
+      if (u == "usecond" || u == "us")
+        v *= 1e3;
+      else if (u == "msecond" || u == "ms")
+        v *= 1e6;
+    }
+    set(out.back(), c[metric_col], v);
+  }
+  return out;
+}
+
+std::string limiter(const KernelMetrics& m) {
+  if (m.memory_pct >= 60 && m.memory_pct >= m.compute_pct) return "memory";
+  if (m.compute_pct >= 60 && m.compute_pct > m.memory_pct) return "compute";
+  return "latency";
+}
+
+std::string verdict_line(const KernelMetrics& m) {
+  const double ld = m.ld_sectors_per_request(), st = m.st_sectors_per_request();
+  const double conflicts = std::max(0.0, m.bank_conflicts_ld) + std::max(0.0, m.bank_conflicts_st);
+  const double per_load =
+      m.shared_ld_instructions > 0 ? m.bank_conflicts_ld / m.shared_ld_instructions : 0;
+  const std::string bound = limiter(m);
+  const std::string sol =
+      fmt::format("Memory Throughput is {:.0f}% of peak against {:.0f}% for Compute (SM)",
+                  m.memory_pct, m.compute_pct);
+  std::string evidence, next;
+  if (st > 8 || ld > 8) {
+    const bool stores = st >= ld;
+    evidence = fmt::format("its global {} take {:.1f} sectors per request (4 is ideal for floats)",
+                           stores ? "stores" : "loads", stores ? st : ld);
+    next = "stage a tile in shared memory so that both the loads and the stores are coalesced";
+  } else if (per_load > 1) {
+    evidence = fmt::format(
+        "its shared loads see {:.0f} bank conflicts, {:.1f} extra wavefronts per load "
+        "instruction, while global accesses are coalesced ({:.1f} and {:.1f} sectors per request)",
+        conflicts, per_load, ld, st);
+    next = "pad the shared tile by one column ([32][33]) so a column read hits 32 different banks";
+  } else if (bound == "memory") {
+    evidence = fmt::format(
+        "global accesses are coalesced ({:.1f} sectors per load request, {:.1f} per store "
+        "request) and bank conflicts are negligible ({:.0f})",
+        ld, st, conflicts);
+    next =
+        "none at this geometry: it moves its bytes near the copy rate, so only moving fewer bytes "
+        "would help "
+        "(fuse it with its producer or consumer)";
+  } else if (bound == "latency") {
+    evidence = fmt::format(
+        "achieved occupancy is {:.0f}% with coalesced accesses ({:.1f}/{:.1f} sectors per request)",
+        m.occupancy_pct, ld, st);
+    next = "more bytes in flight per thread (more elements per thread, or 16-byte vector loads)";
+  } else {
+    evidence = fmt::format("achieved occupancy is {:.0f}%", m.occupancy_pct);
+    next = "fewer instructions per byte (simpler index arithmetic, vector accesses)";
+  }
+  return fmt::format("{} is {}-bound because {}; {}; the next experiment would be to {}.", m.kernel,
+                     bound, sol, evidence, next);
+}
+
+std::string metrics_table(const std::vector<KernelMetrics>& kernels) {
+  std::string s =
+      "| kernel | time (µs) | Memory Throughput % | Compute (SM) % | sectors/request ld | "
+      "sectors/request st "
+      "| shared bank conflicts (ld+st) | achieved occupancy % |\n"
+      "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n";
+  for (const KernelMetrics& m : kernels)
+    s += fmt::format("| {} | {:.1f} | {:.1f} | {:.1f} | {:.1f} | {:.1f} | {:.0f} | {:.1f} |\n",
+                     m.kernel, m.duration_ns / 1e3, m.memory_pct, m.compute_pct,
+                     m.ld_sectors_per_request(), m.st_sectors_per_request(),
+                     std::max(0.0, m.bank_conflicts_ld) + std::max(0.0, m.bank_conflicts_st),
+                     m.occupancy_pct);
+  return s;
+}
+
+}  // namespace course::profile

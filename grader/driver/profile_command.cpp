@@ -1,0 +1,163 @@
+#include "profile_command.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "course/config.hpp"
+#include "course/profile.hpp"
+#include "course/report.hpp"
+#include "process.hpp"
+
+namespace driver {
+
+namespace fs = std::filesystem;
+
+std::string find_ncu() {
+  std::vector<fs::path> candidates = {fs::path(course::config::kCudaCompiler).parent_path() / "ncu",
+                                      "/usr/local/cuda/bin/ncu"};
+  const Captured which = run_capture(
+      {"sh", "-c", "command -v ncu; ls -d /opt/nvidia/nsight-compute/*/ncu 2>/dev/null"});
+  std::istringstream in(which.output);
+  for (std::string line; std::getline(in, line);)
+    if (!line.empty()) candidates.insert(candidates.begin(), line);
+  for (const fs::path& p : candidates)
+    if (!p.empty() && p.has_parent_path() && fs::exists(p)) return p.string();
+  return "";
+}
+
+namespace {
+
+bool replace_block(const std::string& path, const std::string& id, const std::string& body,
+                   std::string& error) {
+  std::ifstream in(path);
+  if (!in) {
+    error = "cannot read " + path;
+    return false;
+  }
+  std::stringstream buf;
+  buf << in.rdbuf();
+  std::string doc = buf.str();
+  const std::string begin = "<!-- " + id + ":begin -->", end = "<!-- " + id + ":end -->";
+  const auto b = doc.find(begin), e = doc.find(end);
+  if (b == std::string::npos || e == std::string::npos || e < b) {
+    error = fmt::format("{} has no block {} ... {}", path, begin, end);
+    return false;
+  }
+  doc = doc.substr(0, b + begin.size()) + "\n" + body + doc.substr(e);
+  const std::string tmp = path + ".tmp";
+  std::ofstream(tmp) << doc;
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    error = "cannot write " + path;
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+int run_profile(const course::Lesson& lesson, const GradeOptions& g,
+                const ProfileOptions& options) {
+  if (lesson.profile_table.empty()) {
+    fmt::print(stderr, "grader profile: lesson {} has no kernels to profile yet\n", lesson.id);
+    return course::kExitUsage;
+  }
+  const std::string ncu = find_ncu();
+  if (ncu.empty()) {
+    fmt::print(stderr,
+               "grader profile: Nsight Compute (ncu) was not found. It ships with the CUDA toolkit "
+               "(or from developer.nvidia.com/nsight-compute); put it on PATH.\n");
+    return course::kExitInternal;
+  }
+  if (g.build) {
+    const Captured c =
+        run_capture({course::config::kCMake, "--build", g.binary_dir, "--target", "bench"});
+    if (c.exit_code != 0) {
+      fmt::print(stderr, "grader profile: the bench did not build:\n{}", compiler_errors(c.output));
+      return course::kExitBuildFailed;
+    }
+  }
+  const std::string bench = (fs::path(g.binary_dir) / "bench").string();
+  const fs::path dir = fs::path(g.binary_dir) / "grader-runs" / ("profile_" + lesson.id);
+  fs::create_directories(dir);
+  std::string metrics;
+  for (const std::string& m : course::profile::metric_names())
+    metrics += (metrics.empty() ? "" : ",") + m;
+  const std::string report = (dir / "profile").string();
+  // --clock-control none: measure the card as we find it (never lock or change its clocks).
+  const std::vector<std::string> cmd = {ncu,
+                                        "--clock-control",
+                                        "none",
+                                        "--kernel-name",
+                                        "regex:" + lesson.profile_kernels,
+                                        "--metrics",
+                                        metrics,
+                                        "--export",
+                                        report,
+                                        "--force-overwrite",
+                                        bench,
+                                        "--table",
+                                        lesson.profile_table,
+                                        "--device",
+                                        std::to_string(g.device)};
+  if (g.progress)
+    fmt::print(stderr, "profiling: {} ... (ncu replays each kernel several times)\n",
+               fmt::join(cmd, " "));
+  const Captured run = run_capture(cmd);
+  std::ofstream(dir / "ncu.log") << run.output;
+  if (run.output.find("ERR_NVGPUCTRPERM") != std::string::npos) {
+    fmt::print(
+        "Nsight Compute may not read this GPU's performance counters here (ERR_NVGPUCTRPERM).\n"
+        "Fix: run as root or with CAP_SYS_ADMIN, or let every user profile: load the driver with\n"
+        "NVreg_RestrictProfilingToAdminUsers=0 (see "
+        "https://developer.nvidia.com/ERR_NVGPUCTRPERM).\n"
+        "On Colab or a shared machine you may not be allowed to; here is the timing without "
+        "counters:\n\n");
+    const Captured timing =
+        run_capture({bench, "--table", lesson.profile_table, "--device", std::to_string(g.device)});
+    fmt::print("{}", timing.output);
+    return course::kExitFailed;
+  }
+  if (run.exit_code == course::kExitNoGpu ||
+      run.output.find("no usable CUDA GPU") != std::string::npos) {
+    fmt::print(stderr, "grader profile: no usable CUDA GPU\n");
+    return course::kExitNoGpu;
+  }
+  const Captured csv =
+      run_capture({ncu, "--import", report + ".ncu-rep", "--csv", "--page", "details"});
+  std::vector<course::profile::KernelMetrics> kernels;
+  try {
+    kernels = course::profile::parse_ncu_csv(csv.output);
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "grader profile: could not read ncu's results ({}). ncu said:\n{}\n{}",
+               e.what(), run.output, csv.output);
+    return course::kExitFailed;
+  }
+  if (kernels.empty()) {
+    fmt::print(
+        stderr,
+        "grader profile: ncu profiled no kernel matching '{}'. Are the kernels right (the bench "
+        "does not time a wrong one)? ncu said:\n{}",
+        lesson.profile_kernels, run.output);
+    return course::kExitFailed;
+  }
+  std::string body = course::profile::metrics_table(kernels) + "\n";
+  for (const auto& k : kernels) body += "- " + course::profile::verdict_line(k) + "\n";
+  fmt::print(
+      "Nsight Compute on {} (bench --table {}, clocks as found: --clock-control none)\n\n{}\n"
+      "Metrics: {}\n(full output: {})\n",
+      lesson.id, lesson.profile_table, body, metrics, (dir / "ncu.log").string());
+  if (!options.write_profile.empty()) {
+    std::string error;
+    if (!replace_block(options.write_profile, "profile:verdicts", body, error)) {
+      fmt::print(stderr, "grader profile: {}\n", error);
+      return course::kExitUsage;
+    }
+    fmt::print(stderr, "wrote the metrics and verdict lines into {}\n", options.write_profile);
+  }
+  return course::kExitOk;
+}
+
+}  // namespace driver

@@ -1,0 +1,25 @@
+// `grader profile LESSON`: Nsight Compute on the lesson's kernels (through the lab bench), the
+// lab's metrics per kernel and a generated verdict line for each.
+#pragma once
+
+#include <string>
+
+#include "course/manifest.hpp"
+#include "grade.hpp"
+
+namespace driver {
+
+struct ProfileOptions {
+  std::string write_profile;  ///< "" or a PROFILE.md whose profile:verdicts block is replaced
+};
+
+/// ncu on PATH, next to nvcc, in /usr/local/cuda/bin or /opt/nvidia/nsight-compute; "" if none.
+std::string find_ncu();
+
+/// Returns 0 when metrics were collected, 1 when the profiler could not read counters (timing is
+/// still printed), 2 when the lesson has nothing to profile, 3 without a GPU, 4 when the bench
+/// does not build, 5 when ncu is missing.
+int run_profile(const course::Lesson& lesson, const GradeOptions& grade_options,
+                const ProfileOptions& options);
+
+}  // namespace driver
