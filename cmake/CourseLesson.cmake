@@ -89,7 +89,7 @@ function(course_add_lesson id)
     add_test(NAME gpu.${id}.${variant}
              COMMAND grader dev check --no-build --lesson ${id} --only ${variant})
     set_tests_properties(gpu.${id}.${variant} PROPERTIES SKIP_RETURN_CODE 3 RESOURCE_LOCK gpu
-                                                         TIMEOUT 600)
+                                                         TIMEOUT 600 LABELS gpu)
   endforeach()
 endfunction()
 

@@ -1,74 +1,79 @@
 #!/usr/bin/env bash
-# The GPU tier in one call (developers, on a machine with an NVIDIA GPU): build the test and
-# exercises configurations from this checkout, run ctest (CPU tests + every variant's GPU test),
-# grade the solutions N times, grade the untouched stub, and repeat the near-threshold wrong
-# kernels. Logs and JSON reports go to $OUT (default ./out); a short table is printed last.
-#   tools/gpu-suite.sh [repeats]        e.g. OUT=/tmp/out tools/gpu-suite.sh 5
+# The GPU tier (developers, on a machine with an NVIDIA GPU), in phases so that each fits one
+# device call. Logs and JSON go to $OUT (default ./out); a short summary is printed last.
+#   tools/gpu-suite.sh PHASE...     phases, in order given:
+#     build      configure + build the test preset (all variants), sm_$CUDA_ARCH (default 90)
+#     cpu        ctest without the GPU-labelled tests
+#     check      grader dev check: every solution, stub and wrong kernel once
+#     repeat     solutions 5x and near-threshold wrong kernels 3x: verdicts must not flip
+#     sanitize   every solution under compute-sanitizer memcheck, racecheck, synccheck
+#     lab        solutions preset: bench (all tables, --write-profile), grader profile 07,
+#                ncu --set basic on the whole bench (timed), the untouched stubs as students see them
 set -uo pipefail
-repeats=${1:-5}
 out=${OUT:-$PWD/out}
 mkdir -p "$out/logs"
-log() { echo "== $*" | tee -a "$out/logs/suite.log"; }
 arch=${CUDA_ARCH:-90}
 gen=()
 command -v ninja >/dev/null && gen=(-G Ninja)
+rc_all=0
+note() { echo "== $*" | tee -a "$out/logs/suite.log"; }
+step() {  # step NAME CMD...: runs CMD, logs to $out/logs/NAME.log, records its exit code
+  local name=$1; shift
+  local t0=$SECONDS
+  "$@" >"$out/logs/$name.log" 2>&1
+  local rc=$?
+  note "$name rc=$rc ($((SECONDS - t0)) s)"
+  return $rc
+}
+lessons=$(python3 -c "import json;print(' '.join(l['id'] for l in json.load(open('lessons/course.json'))['lessons'] if l['status']=='ready'))")
 
-log "$(date -u +%FT%TZ) commit $(git rev-parse --short HEAD 2>/dev/null || echo none)"
-nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu,power.draw \
-  --format=csv 2>&1 | tee "$out/logs/nvidia-smi.txt"
-{ nvcc --version | tail -1; cmake --version | head -1; } 2>&1 | tee -a "$out/logs/suite.log"
-
-log "configure + build (test preset, sm_$arch)"
-t0=$SECONDS
-cmake --preset test "${gen[@]}" -DCMAKE_CUDA_ARCHITECTURES="$arch" >"$out/logs/configure-test.log" 2>&1 \
-  || { tail -30 "$out/logs/configure-test.log"; exit 1; }
-cmake --build build-test -j"$(nproc)" >"$out/logs/build-test.log" 2>&1 \
-  || { grep -E "error|FAILED" "$out/logs/build-test.log" | head -30; exit 1; }
-log "built in $((SECONDS - t0)) s"
-
-log "ctest (CPU tests and every variant's GPU test)"
-t0=$SECONDS
-(cd build-test && ctest --output-on-failure -j1 >"$out/logs/ctest.log" 2>&1)
-ctest_rc=$?
-tail -15 "$out/logs/ctest.log"
-log "ctest rc=$ctest_rc in $((SECONDS - t0)) s"
-
-log "solutions: grade 07_transpose $repeats times"
-for i in $(seq 1 "$repeats"); do
-  ./build-test/grader --variant solution 07_transpose --json --quiet >"$out/solution-$i.json" 2>>"$out/logs/solution.log"
-  echo "run $i rc=$?" | tee -a "$out/logs/suite.log"
+note "$(date -u +%FT%TZ) $(nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu --format=csv,noheader)"
+for phase in "$@"; do
+  case $phase in
+  build)
+    step configure-test cmake --preset test "${gen[@]}" -DCMAKE_CUDA_ARCHITECTURES="$arch" || exit 1
+    step build-test cmake --build build-test -j"$(nproc)" || { grep -E "error|FAILED" "$out/logs/build-test.log" | head -30; exit 1; } ;;
+  cpu)
+    step ctest-cpu bash -c "cd build-test && ctest -LE gpu -j4 --output-on-failure" || rc_all=1
+    tail -3 "$out/logs/ctest-cpu.log" ;;
+  check)
+    step dev-check ./build-test/grader dev check --no-build || rc_all=1
+    grep -E "^(ok|DRIFT|skip)" "$out/logs/dev-check.log" ;;
+  repeat)
+    for l in $lessons; do
+      step "repeat-$l-solution" ./build-test/grader dev check --no-build --lesson "$l" --only solution --repeat 5 || rc_all=1
+      grep -E "^(ok|DRIFT)" "$out/logs/repeat-$l-solution.log"
+    done
+    for v in 07_transpose:unpadded_as_padded 07_transpose:naive_as_tiled 06_coalescing:channel_fastest 06_coalescing:row_in_threadidx_x; do
+      l=${v%%:*}; w=${v##*:}
+      grep -q "\"$w\"" lessons/course.json || continue
+      step "repeat-$l-$w" ./build-test/grader dev check --no-build --lesson "$l" --only "$w" --repeat 3 || rc_all=1
+      grep -E "^(ok|DRIFT)" "$out/logs/repeat-$l-$w.log"
+    done
+    for l in $lessons; do ./build-test/grader --variant solution "$l" --no-build --json --quiet >"$out/$l-solution.json"; done ;;
+  sanitize)
+    for l in $lessons; do
+      step "sanitize-$l" ./build-test/grader --variant solution "$l" --no-build --sanitize --color never || rc_all=1
+      grep -E "PASS|FAIL" "$out/logs/sanitize-$l.log"
+    done ;;
+  lab)
+    step configure-solutions cmake --preset solutions "${gen[@]}" -DCMAKE_CUDA_ARCHITECTURES="$arch"
+    step build-solutions cmake --build build-solutions --target grader bench -j"$(nproc)" || exit 1
+    cp PROFILE.md "$out/logs/PROFILE.filled.md"
+    step bench ./build-solutions/bench --write-profile "$out/logs/PROFILE.filled.md"
+    cat "$out/logs/bench.log"
+    step profile-07 ./build-solutions/grader profile 07_transpose --write-profile "$out/logs/PROFILE.filled.md"
+    cat "$out/logs/profile-07.log"
+    ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu 2>/dev/null)
+    step ncu-basic-whole-bench timeout 300 "$ncu" --clock-control none --set basic ./build-solutions/bench
+    grep -cE "^  [a-z_:]+.*\(" "$out/logs/ncu-basic-whole-bench.log" | sed 's/^/kernels profiled: /'
+    step configure-exercises cmake --preset exercises "${gen[@]}" -DCMAKE_CUDA_ARCHITECTURES="$arch"
+    step build-exercises cmake --build build --target grader -j"$(nproc)"
+    for l in $lessons; do
+      step "stub-$l" ./build/grader "$l" --color never
+      head -30 "$out/logs/stub-$l.log"
+    done ;;
+  *) echo "unknown phase $phase"; exit 2 ;;
+  esac
 done
-./build-test/grader --variant solution 07_transpose --no-build --color never >"$out/logs/solution-text.txt" 2>&1
-cat "$out/logs/solution-text.txt"
-
-log "near-threshold wrong kernels, $repeats runs each"
-./build-test/grader dev check --no-build --lesson 07_transpose --only unpadded_as_padded --repeat "$repeats" 2>&1 | tee "$out/logs/unpadded.log"
-./build-test/grader dev check --no-build --lesson 07_transpose --only naive_as_tiled --repeat "$repeats" 2>&1 | tee "$out/logs/naive-as-tiled.log"
-for v in unpadded_as_padded naive_as_tiled; do
-  ./build-test/grader --variant "$v" 07_transpose --no-build --json --quiet >"$out/$v.json" 2>/dev/null
-done
-
-log "exercises configuration: the untouched stub, as a student sees it"
-cmake --preset exercises "${gen[@]}" -DCMAKE_CUDA_ARCHITECTURES="$arch" >"$out/logs/configure-exercises.log" 2>&1
-cmake --build build --target grader >"$out/logs/build-exercises.log" 2>&1
-./build/grader 07_transpose --color never >"$out/logs/stub.txt" 2>&1
-echo "stub rc=$?" | tee -a "$out/logs/suite.log"
-head -40 "$out/logs/stub.txt"
-
-log "summary"
-python3 - "$out" <<'PY' | tee "$out/summary.txt"
-import json, glob, sys, os
-out = sys.argv[1]
-rows = []
-for f in sorted(glob.glob(os.path.join(out, "solution-*.json"))):
-    try: r = json.load(open(f))
-    except Exception as e: print(f, "unreadable", e); continue
-    for l in r["lessons"]:
-        for s in l["steps"]:
-            sp = s["speed"] or {}
-            rows.append((os.path.basename(f), s["step"], s["status"], sp.get("gbps", 0), sp.get("ceiling_gbps", 0),
-                         100 * sp.get("fraction_of_ceiling", 0), sp.get("memcpy_gbps", 0), sp.get("pairs", 0)))
-print(f"{'run':<16}{'step':<14}{'verdict':<8}{'GB/s':>8}{'ceiling':>9}{'%ceil':>8}{'memcpy':>8}{'pairs':>6}")
-for r in rows: print(f"{r[0]:<16}{r[1]:<14}{r[2]:<8}{r[3]:>8.0f}{r[4]:>9.0f}{r[5]:>8.1f}{r[6]:>8.0f}{r[7]:>6}")
-PY
-exit $ctest_rc
+exit $rc_all

@@ -22,6 +22,7 @@
 #include "profile_command.hpp"
 #include "progress.hpp"
 #include "quiz_command.hpp"
+#include "workflow.hpp"
 
 namespace {
 
@@ -140,6 +141,22 @@ int main(int argc, char** argv) {
   quiz->add_option("--seed", quiz_options.seed,
                    "seed of the generated questions (default: new each attempt)");
 
+  CLI::App* reset =
+      app.add_subcommand("reset", "restore a lesson's stub (asks first, keeps a backup)");
+  std::string reset_target;
+  bool reset_yes = false;
+  reset->add_option("lesson", reset_target, "LESSON")->required();
+  reset->add_flag("--yes", reset_yes, "do not ask for confirmation");
+
+  CLI::App* watch = app.add_subcommand("watch", "grade a lesson again every time you save");
+  std::string watch_target;
+  double watch_interval = 1.0;
+  int watch_max = 0;
+  watch->add_option("lesson", watch_target, "LESSON or LESSON.STEP")->required();
+  watch->add_option("--interval", watch_interval, "seconds between checks for changes")
+      ->check(CLI::Range(0.1, 60.0));
+  watch->add_option("--max-runs", watch_max, "stop after N gradings (0 = never)");
+
   CLI::App* profile = app.add_subcommand(
       "profile", "Nsight Compute metrics and verdict lines for a lesson's kernels");
   std::string profile_target;
@@ -209,6 +226,19 @@ int main(int argc, char** argv) {
     return driver::run_quiz_command(manifest, quiz_target, quiz_options, progress);
   }
 
+  if (*reset) {
+    try {
+      driver::ResetOptions ro;
+      ro.yes = reset_yes;
+      ro.interactive = isatty(STDIN_FILENO);
+      return driver::run_reset(*course::resolve(manifest, reset_target).lesson,
+                               course::config::kSourceDir, state.string(), ro);
+    } catch (const course::UsageError& e) {
+      fmt::print(stderr, "grader reset: {}\n", e.what());
+      return course::kExitUsage;
+    }
+  }
+
   if (*hint) {
     course::Selection sel;
     try {
@@ -259,6 +289,26 @@ int main(int argc, char** argv) {
   g.progress = !quiet && !json_out;
 
   if (*check) return driver::dev_check(manifest, dev_options, g);
+  if (*watch) {
+    course::Selection sel;
+    try {
+      sel = course::resolve(manifest, watch_target);
+    } catch (const course::UsageError& e) {
+      fmt::print(stderr, "grader watch: {}\n", e.what());
+      return course::kExitUsage;
+    }
+    return driver::run_watch(
+        *sel.lesson, course::config::kSourceDir, watch_interval, watch_max, [&] {
+          course::Report report;
+          report.grader_version = course::config::kVersion;
+          report.course_version = manifest.version;
+          report.lessons.push_back(driver::grade(sel, g, report.device));
+          progress.update(report.lessons.back(), now_iso());
+          progress.save();
+          fmt::print("{}", course::to_text(report, course::TextOptions{color, verbose, self}));
+          return report.exit_code();
+        });
+  }
   if (*profile) {
     try {
       return driver::run_profile(*course::resolve(manifest, profile_target).lesson, g,

@@ -1,0 +1,32 @@
+// Student workflow commands: `grader reset LESSON` and `grader watch LESSON`.
+#pragma once
+
+#include <functional>
+#include <iostream>
+#include <string>
+
+#include "course/manifest.hpp"
+
+namespace driver {
+
+struct ResetOptions {
+  bool yes = false;  ///< --yes: do not ask
+  std::istream* in = &std::cin;
+  std::ostream* out = &std::cout;
+  bool interactive = true;  ///< stdin is a terminal: asking is possible
+};
+
+/// Restores the lesson's stub files (exercises/<id>/) from the course's git history (HEAD) after
+/// the student confirms, keeping each current file in <state>/backup/<id>/<file>.<timestamp>.
+/// Never overwrites without a "yes" (typed, or --yes). Returns 0 done or nothing to do, 1 not
+/// confirmed, 2 usage, 5 when the pristine stub cannot be found.
+int run_reset(const course::Lesson& lesson, const std::string& source_dir,
+              const std::string& state_dir, const ResetOptions& options);
+
+/// Re-runs `grade` whenever a file of exercises/<id>/ changes (polled every `interval` seconds,
+/// which works on every file system, including network and WSL mounts). Stops after `max_runs`
+/// gradings when max_runs > 0 (for tests); otherwise runs until interrupted.
+int run_watch(const course::Lesson& lesson, const std::string& source_dir, double interval,
+              int max_runs, const std::function<int()>& grade);
+
+}  // namespace driver

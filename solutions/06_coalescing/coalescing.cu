@@ -1,0 +1,38 @@
+// Lesson 06_coalescing, completed. Each kernel with the access pattern that makes it coalesced,
+// and what the broken version of the same kernel does.
+#include "coalescing.cuh"
+
+namespace coalescing {
+
+// The channel is constant across a block (blockIdx.y), the element follows threadIdx.x: a warp
+// reads 32 consecutive floats of one channel (4 sectors) and writes 32 consecutive floats. Putting
+// the channel on the fastest index instead (c = t % channels) makes neighbouring lanes n floats
+// apart, one sector each, for both the load and the store.
+__global__ void scale_channels(const float* __restrict__ in, const float* __restrict__ gain,
+                               float* __restrict__ out, int channels, int n) {
+  const int c = blockIdx.y;
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[c * n + i] = in[c * n + i] * gain[c];
+}
+
+// threadIdx.x is the column: the 32 lanes of a warp cover 32 neighbouring elements of one row,
+// 128 contiguous bytes. With row and column swapped the lanes would be a whole row apart.
+__global__ void scale_matrix(const float* __restrict__ in, float* __restrict__ out, int rows,
+                             int cols, float s) {
+  const int c = blockIdx.x * blockDim.x + threadIdx.x;
+  const int r = blockIdx.y * blockDim.y + threadIdx.y;
+  if (r < rows && c < cols) out[r * cols + c] = in[r * cols + c] * s;
+}
+
+// Structure of arrays: each of the six loads and three stores of a warp is 32 consecutive floats
+// of one array. In the array-of-structures layout (update_aos in launch.cu) the same loads are 24
+// bytes apart per lane.
+__global__ void update_soa(Particles p, float dt, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  p.x[i] += p.vx[i] * dt;
+  p.y[i] += p.vy[i] * dt;
+  p.z[i] += p.vz[i] * dt;
+}
+
+}  // namespace coalescing
