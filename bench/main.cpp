@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "coalescing.cuh"
 #include "course/report.hpp"
 #include "harness/buffer.hpp"
 #include "harness/cuda_check.hpp"
@@ -196,6 +197,64 @@ Table transpose_table(const Context& ctx) {
   return t;
 }
 
+// Lesson 06's particle update: your SoA kernel and the course's AoS "before" version, both against
+// the SoA copy rung (6 floats read, 3 written per particle, same geometry).
+Table particles_table(const Context& ctx) {
+  long long n = 1ll << 22;
+  while (n * 36.0 < 8.0 * ctx.device.l2_bytes) n *= 2;
+  while (n > (1ll << 20) && n * 4.0 * 12 > 0.6 * ctx.device.free_bytes) n /= 2;
+  const int count = static_cast<int>(n);
+  std::vector<harness::DeviceBuffer<float>*> soa;
+  for (int f = 0; f < 6; ++f) {
+    soa.push_back(new harness::DeviceBuffer<float>(n));
+    soa.back()->upload(harness::random_floats(n, 10 + f));
+  }
+  harness::DeviceBuffer<coalescing::Particle> aos(n);
+  harness::check(cudaMemset(aos.data(), 0, aos.bytes()), "fill particles");
+  const coalescing::Particles p{soa[0]->data(), soa[1]->data(), soa[2]->data(),
+                                soa[3]->data(), soa[4]->data(), soa[5]->data()};
+  const float dt = 0.01f;
+  Table t{"particles",
+          fmt::format(
+              "particle update x += vx*dt (and y, z): {} particles (lesson 06, step soa_update)",
+              course::group_thousands(n)),
+          "effective GB/s = (6 floats read + 3 written) x 4 B x n / kernel time",
+          "copy_particles_soa: the same 6 reads and 3 writes per particle, same geometry"};
+  const Launch copy = [&](cudaStream_t s) {
+    return coalescing::launch_copy_particles_soa(p, count, s);
+  };
+  const Launch soa_update = [&](cudaStream_t s) {
+    return coalescing::launch_update_soa(p, dt, count, s);
+  };
+  const Launch aos_update = [&](cudaStream_t s) {
+    return coalescing::launch_update_aos(aos.data(), dt, count, s);
+  };
+  // Check the SoA kernel (yours, or the solution) once before timing it.
+  const std::vector<float> x0 = soa[0]->download(), vx = soa[3]->download();
+  harness::check(soa_update(0), "launch update_soa");
+  harness::wait(0, "update_soa");
+  const std::vector<float> x1 = soa[0]->download();
+  std::size_t wrong = 0;
+  for (std::size_t i = 0; i < x0.size(); ++i) {
+    const float ref = x0[i] + vx[i] * dt;
+    if (!(std::fabs(x1[i] - ref) <= 1e-6f * (std::fabs(x0[i]) + std::fabs(vx[i] * dt)) + 1e-30f))
+      ++wrong;
+  }
+  if (wrong) {
+    Row r;
+    r.name = "update_soa (yours)";
+    r.error = fmt::format("wrong output, not timed: {} of {} x values wrong", wrong, x0.size());
+    t.rows.push_back(r);
+  } else {
+    t.rows.push_back(
+        measure(ctx, "update_soa", copy, soa_update, 36.0 * n, "SoA: 6 coalesced loads, 3 stores"));
+  }
+  t.rows.push_back(measure(ctx, "update_aos", copy, aos_update, 36.0 * n,
+                           "AoS: fields 24 B apart in every request"));
+  for (auto* b : soa) delete b;
+  return t;
+}
+
 std::string bar(double fraction, int width = 40) {
   static const char* kEighths[] = {"", "▏", "▎", "▍", "▌", "▋", "▊", "▉"};
   const double cells = std::max(0.0, std::min(fraction, 1.5)) * width;
@@ -268,8 +327,9 @@ int main(int argc, char** argv) {
   bool csv = false, json = false;
   std::string profile_path;
   int device = 0;
-  app.add_option("--table", only, "run only these tables: stride, aos_soa, transpose, float4")
-      ->check(CLI::IsMember({"stride", "aos_soa", "transpose", "float4"}));
+  app.add_option("--table", only,
+                 "run only these tables: stride, aos_soa, transpose, float4, particles")
+      ->check(CLI::IsMember({"stride", "aos_soa", "transpose", "float4", "particles"}));
   app.add_flag("--csv", csv, "print CSV instead of tables");
   app.add_flag("--json", json, "print JSON instead of tables");
   app.add_option("--write-profile", profile_path,
@@ -303,7 +363,8 @@ int main(int argc, char** argv) {
         {"stride", stride_table},
         {"aos_soa", aos_soa_table},
         {"transpose", transpose_table},
-        {"float4", float4_table}};
+        {"float4", float4_table},
+        {"particles", particles_table}};
     for (const auto& [id, make] : all) {
       if (!wanted(id)) continue;
       tables.push_back(make(ctx));

@@ -6,6 +6,7 @@
 #     cpu        ctest without the GPU-labelled tests
 #     check      grader dev check: every solution, stub and wrong kernel once
 #     repeat     solutions 5x and near-threshold wrong kernels 3x: verdicts must not flip
+#     recheck    every solution once (all steps, extensions too) + the sanitizer catalogue entries
 #     sanitize   every solution under compute-sanitizer memcheck, racecheck, synccheck
 #     lab        solutions preset: bench (all tables, --write-profile), grader profile 07,
 #                ncu --set basic on the whole bench (timed), the untouched stubs as students see them
@@ -51,6 +52,20 @@ for phase in "$@"; do
       grep -E "^(ok|DRIFT)" "$out/logs/repeat-$l-$w.log"
     done
     for l in $lessons; do ./build-test/grader --variant solution "$l" --no-build --json --quiet >"$out/$l-solution.json"; done ;;
+  recheck)  # what changed after the last full run: sanitizer entries, extensions, 06 gates
+    for l in $lessons; do
+      ./build-test/grader --variant solution "$l" --no-build --json --quiet >"$out/$l-solution.json"
+      note "solution-$l rc=$?"
+      python3 -c "import json,sys
+for l in json.load(open(sys.argv[1]))['lessons']:
+  for s in l['steps']:
+    sp=s['speed'] or {}
+    print(f\"  {s['step']:<15}{s['status']:<8}{sp.get('gbps',0):>7.0f} GB/s {100*sp.get('fraction_of_ceiling',0):6.1f}% of {sp.get('ceiling_gbps',0):.0f}  {s['reason']}\")" "$out/$l-solution.json"
+    done
+    for w in missing_syncthreads reads_past_input barrier_in_divergent_code; do
+      step "check-$w" ./build-test/grader dev check --no-build --lesson 07_transpose --only "$w" || rc_all=1
+      grep -E "^(ok|DRIFT|skip)" "$out/logs/check-$w.log"
+    done ;;
   sanitize)
     for l in $lessons; do
       step "sanitize-$l" ./build-test/grader --variant solution "$l" --no-build --sanitize --color never || rc_all=1
@@ -64,8 +79,10 @@ for phase in "$@"; do
     cat "$out/logs/bench.log"
     step profile-07 ./build-solutions/grader profile 07_transpose --write-profile "$out/logs/PROFILE.filled.md"
     cat "$out/logs/profile-07.log"
+    step profile-06 ./build-solutions/grader profile 06_coalescing
+    cat "$out/logs/profile-06.log"
     ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu 2>/dev/null)
-    step ncu-basic-whole-bench timeout 300 "$ncu" --clock-control none --set basic ./build-solutions/bench
+    step ncu-basic-whole-bench timeout 120 "$ncu" --clock-control none --set basic ./build-solutions/bench
     grep -cE "^  [a-z_:]+.*\(" "$out/logs/ncu-basic-whole-bench.log" | sed 's/^/kernels profiled: /'
     step configure-exercises cmake --preset exercises "${gen[@]}" -DCMAKE_CUDA_ARCHITECTURES="$arch"
     step build-exercises cmake --build build --target grader -j"$(nproc)"

@@ -33,3 +33,26 @@ __global__ void transpose_tiled_padded(const float* __restrict__ in, float* __re
 }
 
 }  // namespace transpose
+
+// ---- Optional extensions (Lab 02 §4); not needed to pass the lesson ----
+
+namespace transpose {
+
+__global__ void transpose_tiled_cp_async(const float* __restrict__ in, float* __restrict__ out,
+                                         int rows, int cols) {
+  // TODO(tiled_cp_async): double-buffer __shared__ float tile[2][TILE_DIM][TILE_DIM + 1]. Walk the
+  // tiles (blockIdx.x, blockIdx.y + k * gridDim.y): issue the next tile's loads with
+  // __pipeline_memcpy_async (cuda_pipeline.h) and __pipeline_commit() before storing this one;
+  // __pipeline_wait_prior() and __syncthreads() before reading a buffer, __syncthreads() before
+  // refilling it.
+}
+
+__global__ void __launch_bounds__(1024, 1)
+    transpose_padded_32x32(const float* __restrict__ in, float* __restrict__ out, int rows,
+                           int cols) {
+  // TODO(padded_32x32): the padded tiled transpose with 32 x 32 threads, one element per thread
+  // (no j loop). Then compare its % of the ceiling with tiled_padded's (README, "The occupancy
+  // experiment").
+}
+
+}  // namespace transpose

@@ -31,7 +31,11 @@ TEST(Manifest, FifteenLessonsInOrder) {
 TEST(Manifest, TransposeStepsAndGates) {
   const course::Lesson* l = real().find("07_transpose");
   ASSERT_NE(l, nullptr);
-  ASSERT_EQ(l->steps.size(), 3u);
+  ASSERT_EQ(l->steps.size(), 5u);
+  EXPECT_EQ(l->required_steps().size(), 3u);
+  EXPECT_TRUE(l->steps[3].optional);
+  EXPECT_EQ(l->steps[3].requires_cc, "8.0");
+  EXPECT_FALSE(l->steps[4].gate.has_value());
   EXPECT_EQ(l->steps[0].name, "naive");
   EXPECT_FALSE(l->steps[0].gate.has_value());
   ASSERT_TRUE(l->steps[2].gate.has_value());

@@ -53,7 +53,8 @@ class Runner : public ::testing::Test {
 };
 
 TEST_F(Runner, AllPass) {
-  const auto r = grade("naive/T.pass:tiled/T.pass:tiled_padded/T.pass");
+  const auto r = grade(
+      "naive/T.pass:tiled/T.pass:tiled_padded/T.pass:tiled_cp_async/T.pass:padded_32x32/T.pass");
   EXPECT_EQ(r.status, "pass");
   for (const auto& s : r.steps) EXPECT_EQ(s.status, "pass") << s.name;
 }
@@ -119,6 +120,29 @@ TEST(CompilerErrors, KeepsErrorLinesWithContext) {
   EXPECT_NE(kept.find("identifier \"tile\" is undefined"), std::string::npos);
   EXPECT_NE(kept.find("tile[0][0] = 1;"), std::string::npos);
   EXPECT_EQ(kept.find("Building CUDA object"), std::string::npos);
+}
+
+}  // namespace
+
+namespace {
+
+TEST(SanitizerLog, CountsEveryToolsSummary) {
+  const std::string log =
+      "========= COMPUTE-SANITIZER\n"
+      "========= Invalid __global__ read of size 4 bytes\n"
+      "=========     at transpose_naive(const float *, float *, int, int)+0x90\n"
+      "========= ERROR SUMMARY: 2 errors\n"
+      "========= Error: Race reported between Write access at transpose_tiled_padded+0x40\n"
+      "========= RACECHECK SUMMARY: 1 hazard displayed (1 error, 0 warnings)\n"
+      "========= ERROR SUMMARY: 0 errors\n";
+  const driver::SanitizerFindings f = driver::sanitizer_findings(log);
+  EXPECT_EQ(f.errors, 3);
+  ASSERT_GE(f.first_lines.size(), 2u);
+  EXPECT_EQ(f.first_lines[0], "Invalid __global__ read of size 4 bytes");
+  EXPECT_EQ(driver::sanitizer_findings(
+                "========= RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)\n")
+                .errors,
+            0);
 }
 
 }  // namespace

@@ -37,6 +37,10 @@ const char* step_name(Step step) {
       return "tiled";
     case Step::tiled_padded:
       return "tiled_padded";
+    case Step::tiled_cp_async:
+      return "tiled_cp_async";
+    case Step::padded_32x32:
+      return "padded_32x32";
   }
   return "?";
 }
@@ -55,6 +59,15 @@ cudaError_t launch_transpose(Step step, const float* in, float* out, int rows, i
       break;
     case Step::tiled_padded:
       transpose_tiled_padded<<<grid, block, 0, stream>>>(in, out, rows, cols);
+      break;
+    case Step::tiled_cp_async: {
+      const int tiles_y = (rows + TILE_DIM - 1) / TILE_DIM;
+      const dim3 column_grid(grid.x, (tiles_y + TILES_PER_BLOCK - 1) / TILES_PER_BLOCK);
+      transpose_tiled_cp_async<<<column_grid, block, 0, stream>>>(in, out, rows, cols);
+      break;
+    }
+    case Step::padded_32x32:
+      transpose_padded_32x32<<<grid, dim3(TILE_DIM, TILE_DIM), 0, stream>>>(in, out, rows, cols);
       break;
   }
   return cudaGetLastError();

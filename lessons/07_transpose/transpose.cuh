@@ -22,10 +22,15 @@ constexpr int TILE_DIM = 32;
 /// threadIdx.y extent: each thread handles TILE_DIM / BLOCK_ROWS rows of its tile.
 constexpr int BLOCK_ROWS = 8;
 
-/// The lesson's steps, in the order the course manifest lists them.
-enum class Step { naive, tiled, tiled_padded };
+/// Tiles one block of the cp.async extension transposes, one after the other down its column of
+/// tiles (so the next tile's load can overlap this tile's store).
+constexpr int TILES_PER_BLOCK = 4;
 
-/// Step name as the manifest and the grader spell it ("naive", "tiled", "tiled_padded").
+/// The lesson's steps, in the order the course manifest lists them (the last two are optional
+/// extensions of Lab 02).
+enum class Step { naive, tiled, tiled_padded, tiled_cp_async, padded_32x32 };
+
+/// Step name as the manifest and the grader spell it ("naive", "tiled", "tiled_padded", ...).
 const char* step_name(Step step);
 
 // ---- Kernels the student writes (exercises/07_transpose/transpose.cu) ----
@@ -46,6 +51,24 @@ __global__ void transpose_tiled(const float* __restrict__ in, float* __restrict_
 /// Step `tiled_padded`: the tiled kernel with a TILE_DIM x (TILE_DIM + 1) shared array, so the
 /// column-wise read of the tile hits 32 different banks. Same parameters as transpose_naive.
 __global__ void transpose_tiled_padded(const float* __restrict__ in, float* __restrict__ out,
+                                       int rows, int cols);
+
+/// Extension `tiled_cp_async` (compute capability 8.0+; older GPUs run a synchronous fallback and
+/// the grader skips the step): the padded tiled transpose with the tile loaded by cp.async into
+/// one of two shared buffers (__shared__ float tile[2][TILE_DIM][TILE_DIM + 1]). Geometry:
+/// TILE_DIM x BLOCK_ROWS threads; grid ceil(cols / TILE_DIM) x ceil(ceil(rows / TILE_DIM) /
+/// TILES_PER_BLOCK); block (bx, by) transposes the tiles (bx, by), (bx, by + gridDim.y), ... so
+/// it can start loading the next tile before it stores this one. Same parameters as
+/// transpose_naive.
+__global__ void transpose_tiled_cp_async(const float* __restrict__ in, float* __restrict__ out,
+                                         int rows, int cols);
+
+/// Extension `padded_32x32` (an occupancy experiment, not gated): the padded tiled transpose
+/// with TILE_DIM x TILE_DIM = 1024 threads per block, one element per thread, compiled under
+/// __launch_bounds__(1024, 1), which the definition carries (the stub has it). Compare its % of the
+/// ceiling with tiled_padded's and explain it with `nvcc -Xptxas -v` and achieved occupancy.
+/// Same parameters as transpose_naive.
+__global__ void transpose_padded_32x32(const float* __restrict__ in, float* __restrict__ out,
                                        int rows, int cols);
 
 // ---- Launchers the course owns (lessons/07_transpose/launch.cu) ----

@@ -74,17 +74,6 @@ std::string type_name(int width) {
   }
 }
 
-// "a[i]", "a[3 + i*8]", "a[3]" (every lane the same element): the notation of `grader sim`.
-std::string expression(const sim::Access& a) {
-  std::string index;
-  if (a.stride == 0) {
-    index = fmt::format("{}", a.offset);
-  } else {
-    index = a.stride == 1 ? "i" : fmt::format("i*{}", a.stride);
-    if (a.offset != 0) index = fmt::format("{} + {}", a.offset, index);
-  }
-  return "a[" + index + "]";
-}
 
 const std::vector<std::string> kPlaceholders = {"stride", "offset", "width",    "lanes",
                                                 "type",   "expr",   "distance", "offset_bytes"};
@@ -95,7 +84,7 @@ std::map<std::string, std::string> placeholder_values(const sim::Access& a) {
           {"width", fmt::format("{}", a.element_bytes)},
           {"lanes", fmt::format("{}", a.lanes)},
           {"type", type_name(a.element_bytes)},
-          {"expr", expression(a)},
+          {"expr", sim::expression(a)},
           {"distance", fmt::format("{}", a.stride * a.element_bytes)},
           {"offset_bytes", fmt::format("{}", a.offset * a.element_bytes)}};
 }
@@ -767,7 +756,7 @@ Verdict check(const Instance& inst, const std::string& answer, double measured_f
     const sim::Result& r = *inst.result;
     std::string model = fmt::format(
         "Sector model: lane i reads {} ({} lanes, stride {}, offset {}, {}-byte {} elements)",
-        expression(a), a.lanes, a.stride, a.offset, a.element_bytes, type_name(a.element_bytes));
+        sim::expression(a), a.lanes, a.stride, a.offset, a.element_bytes, type_name(a.element_bytes));
     if (a.lanes > 1 && a.stride > 0)
       model += fmt::format(
           ", lanes {} B apart, bytes {} to {}", a.stride * a.element_bytes,

@@ -69,17 +69,6 @@ std::string plural(unsigned long long n, const char* word) {
   return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
 }
 
-// "a[i]", "a[3 + i*8]", "a[3]" (broadcast).
-std::string expression(const Access& a) {
-  std::string index;
-  if (a.stride == 0) {
-    index = fmt::format("{}", a.offset);
-  } else {
-    index = a.stride == 1 ? "i" : fmt::format("i*{}", a.stride);
-    if (a.offset != 0) index = fmt::format("{} + {}", a.offset, index);
-  }
-  return "a[" + index + "]";
-}
 
 struct Style {
   bool color;
@@ -164,6 +153,17 @@ void draw_sector_row(std::string& out, const std::vector<unsigned long long>& ro
 }
 
 }  // namespace
+
+std::string expression(const Access& a) {
+  std::string index;
+  if (a.stride == 0) {
+    index = fmt::format("{}", a.offset);
+  } else {
+    index = a.stride == 1 ? "i" : fmt::format("i*{}", a.stride);
+    if (a.offset != 0) index = fmt::format("{} + {}", a.offset, index);
+  }
+  return "a[" + index + "]";
+}
 
 std::string validate(const Access& a) {
   if (a.lanes < 1 || a.lanes > kWarpSize)

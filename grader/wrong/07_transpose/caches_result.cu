@@ -5,6 +5,7 @@
 #include "unused_kernels.cuh"
 
 namespace transpose {
+UNUSED_EXTENSION_KERNELS
 UNUSED_TRANSPOSE_KERNEL(transpose_naive)
 UNUSED_TRANSPOSE_KERNEL(transpose_tiled)
 

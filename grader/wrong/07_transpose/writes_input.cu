@@ -3,6 +3,7 @@
 #include "unused_kernels.cuh"
 
 namespace transpose {
+UNUSED_EXTENSION_KERNELS
 UNUSED_TRANSPOSE_KERNEL(transpose_tiled)
 UNUSED_TRANSPOSE_KERNEL(transpose_tiled_padded)
 

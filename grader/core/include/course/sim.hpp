@@ -50,6 +50,10 @@ struct Result {
 ///   "element width must be 1, 2, 4, 8 or 16 bytes (got 3)".
 std::string validate(const Access& a);
 
+/// The access in the simulator's notation: "a[i]", "a[3 + i*8]", or "a[3]" when every lane reads
+/// the same element (stride 0).
+std::string expression(const Access& a);
+
 /// Runs the sector model for one warp request.
 /// Lane i reads the element at byte address (offset + i * stride) * element_bytes, covering bytes
 /// [address, address + element_bytes); a sector or line is touched when any of those bytes lies

@@ -18,6 +18,10 @@ namespace harness {
 /// @throws std::runtime_error if the lesson or step is not in the manifest.
 std::optional<double> gate_for(const std::string& lesson, const std::string& step);
 
+/// Why this GPU cannot run the step ("needs compute capability 8.0; this GPU is 7.5"), from the
+/// step's requirement in the manifest; "" when it can. Tests skip with this reason.
+std::string unsupported(const std::string& lesson, const std::string& step);
+
 /// Side of a square timing matrix of `buffers` arrays of `element_bytes`-byte elements: 8192
 /// (where our gates were calibrated), doubled until the arrays are at least 4x the L2, halved
 /// while they would not fit in 70% of free memory beside the L2 flush buffer; a multiple of 32.
