@@ -7,6 +7,8 @@
 #     check      grader dev check: every solution, stub and wrong kernel once
 #     repeat     solutions 5x and near-threshold wrong kernels 3x: verdicts must not flip
 #     recheck    every solution once (all steps, extensions too) + the sanitizer catalogue entries
+#     catalogue  the wrong kernels only compute-sanitizer catches
+#     profile    grader profile 07 and `ncu --set basic` on the whole bench (solutions)
 #     sanitize   every solution under compute-sanitizer memcheck, racecheck, synccheck
 #     lab        solutions preset: bench (all tables, --write-profile), grader profile 07,
 #                ncu --set basic on the whole bench (timed), the untouched stubs as students see them
@@ -66,6 +68,20 @@ for l in json.load(open(sys.argv[1]))['lessons']:
       step "check-$w" ./build-test/grader dev check --no-build --lesson 07_transpose --only "$w" || rc_all=1
       grep -E "^(ok|DRIFT|skip)" "$out/logs/check-$w.log"
     done ;;
+  catalogue)  # the wrong kernels that only compute-sanitizer can catch
+    for w in missing_syncthreads reads_past_input; do
+      step "check-$w" ./build-test/grader dev check --no-build --lesson 07_transpose --only "$w" || rc_all=1
+      grep -E "^(ok|DRIFT|skip)" "$out/logs/check-$w.log"
+    done ;;
+  profile)  # grader profile and the lab's own `ncu --set basic ./bench`, on the solutions
+    step configure-solutions cmake --preset solutions "${gen[@]}" -DCMAKE_CUDA_ARCHITECTURES="$arch"
+    step build-solutions cmake --build build-solutions --target grader bench -j"$(nproc)" || exit 1
+    step profile-07 ./build-solutions/grader profile 07_transpose
+    cat "$out/logs/profile-07.log"
+    ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu 2>/dev/null)
+    step ncu-basic-whole-bench timeout 200 "$ncu" --clock-control none --set basic ./build-solutions/bench
+    grep -E "detected|--once" "$out/logs/ncu-basic-whole-bench.log"
+    grep -c "==PROF== Profiling" "$out/logs/ncu-basic-whole-bench.log" | sed 's/^/kernel launches profiled: /' ;;
   sanitize)
     for l in $lessons; do
       step "sanitize-$l" ./build-test/grader --variant solution "$l" --no-build --sanitize --color never || rc_all=1

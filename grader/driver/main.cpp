@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <ctime>
@@ -351,6 +352,9 @@ int main(int argc, char** argv) {
   report.course_version = manifest.version;
   report.configuration = course::config::kSolutions ? "solutions" : "exercises";
   const bool sanitizing = app.count("--sanitize") > 0;
+  // A bare --sanitize leaves CLI11's empty default in the list: drop it.
+  sanitize_tools.erase(std::remove(sanitize_tools.begin(), sanitize_tools.end(), ""),
+                       sanitize_tools.end());
   if (sanitizing && sanitize_tools.empty()) sanitize_tools = {"memcheck", "racecheck", "synccheck"};
   for (const course::Selection& sel : selections) {
     course::LessonReport r = sanitizing ? driver::sanitize(sel, g, sanitize_tools, report.device)

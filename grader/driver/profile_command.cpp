@@ -100,6 +100,7 @@ int run_profile(const course::Lesson& lesson, const GradeOptions& g,
                                         bench,
                                         "--table",
                                         lesson.profile_table,
+                                        "--once",
                                         "--device",
                                         std::to_string(g.device)};
   if (g.progress)

@@ -166,13 +166,14 @@ std::string verdict_line(const KernelMetrics& m) {
     const bool stores = st >= ld;
     evidence = fmt::format("its global {} take {:.1f} sectors per request (4 is ideal for floats)",
                            stores ? "stores" : "loads", stores ? st : ld);
-    next = "stage a tile in shared memory so that both the loads and the stores are coalesced";
+    next = "to stage a tile in shared memory so that both the loads and the stores are coalesced";
   } else if (per_load > 1) {
     evidence = fmt::format(
         "its shared loads see {:.0f} bank conflicts, {:.1f} extra wavefronts per load "
         "instruction, while global accesses are coalesced ({:.1f} and {:.1f} sectors per request)",
         conflicts, per_load, ld, st);
-    next = "pad the shared tile by one column ([32][33]) so a column read hits 32 different banks";
+    next =
+        "to pad the shared tile by one column ([32][33]) so a column read hits 32 different banks";
   } else if (bound == "memory") {
     evidence = fmt::format(
         "global accesses are coalesced ({:.1f} sectors per load request, {:.1f} per store "
@@ -186,12 +187,14 @@ std::string verdict_line(const KernelMetrics& m) {
     evidence = fmt::format(
         "achieved occupancy is {:.0f}% with coalesced accesses ({:.1f}/{:.1f} sectors per request)",
         m.occupancy_pct, ld, st);
-    next = "more bytes in flight per thread (more elements per thread, or 16-byte vector loads)";
+    next =
+        "to put more bytes in flight per thread (more elements per thread, or 16-byte vector "
+        "loads)";
   } else {
     evidence = fmt::format("achieved occupancy is {:.0f}%", m.occupancy_pct);
-    next = "fewer instructions per byte (simpler index arithmetic, vector accesses)";
+    next = "to spend fewer instructions per byte (simpler index arithmetic, vector accesses)";
   }
-  return fmt::format("{} is {}-bound because {}; {}; the next experiment would be to {}.", m.kernel,
+  return fmt::format("{} is {}-bound because {}; {}; the next experiment would be {}.", m.kernel,
                      bound, sol, evidence, next);
 }
 

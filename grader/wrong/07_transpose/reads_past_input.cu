@@ -13,7 +13,10 @@ __global__ void transpose_naive(const float* __restrict__ in, float* __restrict_
   const int x = blockIdx.x * TILE_DIM + threadIdx.x;
   const int y = blockIdx.y * TILE_DIM + threadIdx.y;
   for (int j = 0; j < TILE_DIM; j += BLOCK_ROWS) {
-    const float v = in[(y + j) * cols + x];  // read first: past the end for the last rows
+    // Read first, check later. `volatile` keeps the compiler from moving the load under the check,
+    // as it would when nothing uses the value before it (real kernels often do use it: a stencil,
+    // a reduction).
+    const float v = *reinterpret_cast<const volatile float*>(&in[(y + j) * cols + x]);
     if (x < cols && y + j < rows) out[x * rows + (y + j)] = v;
   }
 }
