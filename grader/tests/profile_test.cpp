@@ -80,6 +80,11 @@ TEST(Verdict, NamesLimiterTwoMetricsAndNextExperiment) {
   EXPECT_NE(naive.find("the next experiment would be to stage a tile in shared memory"),
             std::string::npos);
 
+  const std::string aos = course::profile::verdict_line(metrics(78, 10, 24, 24, 0, 0));
+  EXPECT_NE(aos.find("loads take 24.0 and its stores 24.0 sectors per request"), std::string::npos)
+      << aos;
+  EXPECT_NE(aos.find("structure of arrays"), std::string::npos) << aos;
+
   const std::string unpadded = course::profile::verdict_line(metrics(55, 40, 4, 4, 31000, 1000));
   EXPECT_NE(unpadded.find("latency-bound"), std::string::npos) << unpadded;
   EXPECT_NE(unpadded.find("31.0 extra wavefronts per load"), std::string::npos) << unpadded;

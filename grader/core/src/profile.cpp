@@ -162,8 +162,18 @@ std::string verdict_line(const KernelMetrics& m) {
       fmt::format("Memory Throughput is {:.0f}% of peak against {:.0f}% for Compute (SM)",
                   m.memory_pct, m.compute_pct);
   std::string evidence, next;
-  if (st > 8 || ld > 8) {
-    const bool stores = st >= ld;
+  if (st > 8 && ld > 8) {
+    // Both sides strided: the layout itself spreads a warp's fields (array of structures).
+    evidence = fmt::format(
+        "its global loads take {:.1f} and its stores {:.1f} sectors per request (4 is ideal for "
+        "floats)",
+        ld, st);
+    next =
+        "to change the data layout so that neighbouring lanes touch neighbouring addresses "
+        "(a structure of arrays)";
+  } else if (st > 8 || ld > 8) {
+    // One side strided, the other coalesced: a transpose-like access; turn it on chip.
+    const bool stores = st > ld;
     evidence = fmt::format("its global {} take {:.1f} sectors per request (4 is ideal for floats)",
                            stores ? "stores" : "loads", stores ? st : ld);
     next = "to stage a tile in shared memory so that both the loads and the stores are coalesced";
