@@ -1,6 +1,9 @@
 // Step decisions and the four renderings of a report.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+
 #include "course/manifest.hpp"
 #include "course/report.hpp"
 
@@ -164,6 +167,17 @@ TEST(ExitCode, Precedence) {
   l.status = "no_gpu";
   r.lessons.push_back(l);
   EXPECT_EQ(r.exit_code(), course::kExitNoGpu);
+}
+
+// Writes a graded report's JUnit and Gradescope renderings for tools/validate_reports.py (the
+// schema check runs as its own ctest, see CMakeLists.txt).
+TEST(Samples, WriteForSchemaValidation) {
+  const course::Report r = sample();
+  std::filesystem::create_directories(REPORT_SAMPLES_DIR);
+  std::ofstream(std::string(REPORT_SAMPLES_DIR) + "/graded.xml") << course::to_junit(r);
+  std::ofstream(std::string(REPORT_SAMPLES_DIR) + "/graded.json")
+      << course::to_gradescope(r, course::to_text(r, course::TextOptions{})).dump(2);
+  SUCCEED();
 }
 
 TEST(Format, GroupThousands) {

@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""Validates grader outputs against their schemas: *.xml against schemas/junit.xsd (and the
+counts in each testsuite against its testcases), *.json against the Gradescope schema (and the
+score against the tests' scores).
+usage: validate_reports.py FILE..."""
+import json
+import pathlib
+import sys
+import xml.etree.ElementTree as ET
+
+import os
+
+try:
+    import jsonschema
+    import xmlschema
+except ImportError as e:  # students need not install these; CI must (COURSE_REQUIRE_SCHEMA_TOOLS=1)
+    print(f"skipped: {e.name} is not installed (python3 -m pip install jsonschema xmlschema)")
+    sys.exit(1 if os.environ.get("COURSE_REQUIRE_SCHEMA_TOOLS") else 77)
+
+HERE = pathlib.Path(__file__).resolve().parent
+
+
+def check_junit(path, schema):
+    schema.validate(str(path))
+    root = ET.parse(path).getroot()
+    for suite in root.iter("testsuite"):
+        cases = suite.findall("testcase")
+        counted = {k: len([c for c in cases if c.find(k) is not None]) for k in ("failure", "error", "skipped")}
+        assert int(suite.get("tests")) == len(cases), f"{path}: tests={suite.get('tests')} but {len(cases)} testcases"
+        for attr, key in (("failures", "failure"), ("errors", "error"), ("skipped", "skipped")):
+            assert int(suite.get(attr)) == counted[key], f"{path}: {attr}={suite.get(attr)} but {counted[key]}"
+
+
+def check_gradescope(path, schema):
+    data = json.loads(path.read_text())
+    jsonschema.validate(data, schema)
+    assert abs(data.get("score", 0) - sum(t["score"] for t in data["tests"])) < 1e-9, f"{path}: score != sum"
+    for t in data["tests"]:
+        assert t["score"] <= t["max_score"], f"{path}: {t['name']} scores above its max_score"
+
+
+def main(files):
+    if not files:
+        print(__doc__)
+        return 2
+    junit = xmlschema.XMLSchema(str(HERE / "schemas" / "junit.xsd"))
+    gradescope = json.loads((HERE / "schemas" / "gradescope-results.schema.json").read_text())
+    bad = 0
+    for name in files:
+        path = pathlib.Path(name)
+        try:
+            if path.suffix == ".xml":
+                check_junit(path, junit)
+            else:
+                check_gradescope(path, gradescope)
+            print(f"valid: {path}")
+        except (AssertionError, jsonschema.ValidationError, xmlschema.XMLSchemaException, ValueError) as e:
+            print(f"invalid: {path}: {str(e).splitlines()[0]}")
+            bad += 1
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
