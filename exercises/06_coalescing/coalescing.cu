@@ -20,9 +20,9 @@ namespace coalescing {
 
 __global__ void scale_channels(const float* __restrict__ in, const float* __restrict__ gain,
                                float* __restrict__ out, int channels, int n) {
-  // TODO(by_channel): take the channel from blockIdx.y and the element from
-  // blockIdx.x * blockDim.x + threadIdx.x; if the element is inside the channel, write
-  // out[c * n + i] = in[c * n + i] * gain[c].
+  // TODO(by_channel): the grid is ceil(n / 256) x channels blocks of 256 threads. Choose which
+  // index gives the channel and which the element so that the 32 lanes of a warp read 32
+  // neighbouring floats of one channel; skip elements past n; write out = in * gain[channel].
 }
 
 __global__ void scale_matrix(const float* __restrict__ in, float* __restrict__ out, int rows,

@@ -211,11 +211,17 @@ bool run_tests(const course::Lesson& lesson, const std::vector<const course::Ste
 
     if (log.no_gpu || (end.exited && end.code == course::protocol::kExitNoGpu)) {
       report.status = "no_gpu";
+      // cudaErrorInsufficientDriver is also what a machine with no NVIDIA driver at all reports.
+      const std::string driver_note =
+          log.no_gpu_reason.find("InsufficientDriver") != std::string::npos
+              ? " (no NVIDIA driver is loaded, or it is older than the CUDA toolkit used to build)"
+              : "";
       report.message = fmt::format(
           "no usable CUDA GPU: {}. Grading needs an NVIDIA GPU of compute capability {} or newer; "
-          "`grader`, `grader hint` and `grader sim` work without one",
-          log.no_gpu_reason.empty() ? "the test process could not create a CUDA context"
-                                    : log.no_gpu_reason,
+          "`grader`, `grader hint`, `grader quiz` and `grader sim` work without one",
+          (log.no_gpu_reason.empty() ? "the test process could not create a CUDA context"
+                                     : log.no_gpu_reason) +
+              driver_note,
           lesson.min_cc.empty() ? "7.5" : lesson.min_cc);
       return false;
     }
@@ -338,7 +344,7 @@ course::LessonReport sanitize(const course::Selection& sel, const GradeOptions& 
   report.variant = options.variant;
   const std::string sanitizer = find_sanitizer();
   if (sanitizer.empty()) {
-    report.status = "error";
+    report.status = "unavailable";
     report.message =
         "compute-sanitizer was not found (it ships with the CUDA toolkit, next to "
         "nvcc): put the toolkit's bin/ on PATH, or grade without --sanitize";

@@ -1,4 +1,4 @@
-// grader: the course's command line. It never touches CUDA itself (COURSE.md §6): it builds a
+// grader: the course's command line. It never touches CUDA itself: it builds a
 // lesson's hidden-test target, runs it in watched child processes and reports.
 #include <unistd.h>
 
@@ -34,7 +34,8 @@ constexpr const char* kExitCodes =
     "  0  everything asked for passed\n"
     "  1  a step failed (wrong result, too slow, crashed or hung)\n"
     "  2  usage error: unknown lesson, step or option\n"
-    "  3  no usable CUDA GPU (or no CUDA compiler): nothing was graded\n"
+    "  3  this machine cannot run it: no usable CUDA GPU, or no CUDA compiler,\n"
+    "     compute-sanitizer or Nsight Compute where one is needed; nothing was graded\n"
     "  4  the lesson's code did not compile\n"
     "  5  internal error of the grader (manifest, build tree)\n";
 
@@ -99,13 +100,13 @@ int main(int argc, char** argv) {
                  "instructors: grade a build variant (solution, stub, or a wrong kernel; needs the "
                  "test configuration)");
   app.add_flag("--no-build", no_build, "do not rebuild the lesson first");
-  std::vector<std::string> sanitize_tools;
-  app.add_option("--sanitize", sanitize_tools,
-                 "run under compute-sanitizer instead of timing: memcheck, racecheck, synccheck, "
-                 "initcheck (comma-separated; bare --sanitize = the first three)")
-      ->expected(0, 4)
+  bool sanitize = false;
+  std::vector<std::string> sanitize_tools = {"memcheck", "racecheck", "synccheck"};
+  app.add_flag("--sanitize", sanitize,
+               "run under compute-sanitizer instead of timing (small shapes, untimed)");
+  app.add_option("--sanitize-tools", sanitize_tools,
+                 "tools for --sanitize, comma-separated (default memcheck,racecheck,synccheck)")
       ->delimiter(',')
-      ->default_str("")
       ->check(CLI::IsMember({"memcheck", "racecheck", "synccheck", "initcheck"}));
   app.add_flag("-v,--verbose", verbose, "show every failing test, not just the first ones");
   app.add_flag("-q,--quiet", quiet, "no progress messages on stderr");
@@ -215,6 +216,8 @@ int main(int argc, char** argv) {
       return course::kExitUsage;
     }
     const bool sim_color = !sim_plain && color;
+    if (sweep && app.get_subcommand("sim")->count("--stride"))
+      fmt::print(stderr, "grader sim: --sweep shows strides 1 to 32; --stride is ignored\n");
     if (sweep)
       fmt::print("{}", course::sim::sweep(access, {1, 2, 4, 8, 16, 32}));
     else
@@ -351,16 +354,18 @@ int main(int argc, char** argv) {
   report.grader_version = course::config::kVersion;
   report.course_version = manifest.version;
   report.configuration = course::config::kSolutions ? "solutions" : "exercises";
-  const bool sanitizing = app.count("--sanitize") > 0;
-  // A bare --sanitize leaves CLI11's empty default in the list: drop it.
-  sanitize_tools.erase(std::remove(sanitize_tools.begin(), sanitize_tools.end(), ""),
-                       sanitize_tools.end());
-  if (sanitizing && sanitize_tools.empty()) sanitize_tools = {"memcheck", "racecheck", "synccheck"};
+  // Check the output files before spending GPU time: a typo in a path must not cost the run.
+  for (const std::string* path : {&junit_path, &gradescope_path}) {
+    if (!path->empty() && !std::ofstream(*path)) {
+      fmt::print(stderr, "grader: cannot write {}\n", *path);
+      return course::kExitUsage;
+    }
+  }
+  const bool sanitizing = sanitize || app.count("--sanitize-tools") > 0;
   for (const course::Selection& sel : selections) {
     course::LessonReport r = sanitizing ? driver::sanitize(sel, g, sanitize_tools, report.device)
                                         : driver::grade(sel, g, report.device);
-    report.lessons.push_back(r);
-    if (r.status == "no_gpu") break;  // the next lessons would say the same
+    report.lessons.push_back(r);  // without a GPU each lesson is still built: compile errors show
   }
   if (!sanitizing)  // an untimed run says nothing about the gates
     for (const course::LessonReport& r : report.lessons) progress.update(r, now_iso());

@@ -69,7 +69,7 @@ int run_profile(const course::Lesson& lesson, const GradeOptions& g,
     fmt::print(stderr,
                "grader profile: Nsight Compute (ncu) was not found. It ships with the CUDA toolkit "
                "(or from developer.nvidia.com/nsight-compute); put it on PATH.\n");
-    return course::kExitInternal;
+    return course::kExitNoGpu;  // 3: this machine cannot run it
   }
   if (g.build) {
     const Captured c =

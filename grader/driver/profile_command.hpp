@@ -17,8 +17,8 @@ struct ProfileOptions {
 std::string find_ncu();
 
 /// Returns 0 when metrics were collected, 1 when the profiler could not read counters (timing is
-/// still printed), 2 when the lesson has nothing to profile, 3 without a GPU, 4 when the bench
-/// does not build, 5 when ncu is missing.
+/// still printed), 2 when the lesson has nothing to profile, 3 without a GPU or without ncu, 4
+/// when the bench does not build.
 int run_profile(const course::Lesson& lesson, const GradeOptions& grade_options,
                 const ProfileOptions& options);
 

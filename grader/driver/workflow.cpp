@@ -36,46 +36,57 @@ int run_reset(const course::Lesson& lesson, const std::string& source_dir,
               const std::string& state_dir, const ResetOptions& o) {
   std::ostream& out = *o.out;
   const fs::path dir = fs::path(source_dir) / "exercises" / lesson.id;
-  if (!fs::is_directory(dir)) {
-    out << fmt::format("grader reset: {} has no exercise folder ({})\n", lesson.id, dir.string());
+  if (run_capture({"git", "-C", source_dir, "rev-parse", "--git-dir"}).exit_code != 0) {
+    out << fmt::format(
+        "grader reset: {} is not a git checkout, so the original stub cannot be found "
+        "here; take exercises/{}/ from the course repository. Nothing was changed.\n",
+        source_dir, lesson.id);
     return 2;
   }
-  std::map<std::string, std::string> pristine;  // file -> original content, for files that differ
-  for (const auto& [file, stamp] : stamps(dir)) {
+  // The course's files are the ones solutions/ mirrors; anything else in the folder is the
+  // student's own and is left alone. Each is restored as the commit that added it shipped it
+  // (students commit their work, so HEAD may hold their version, not the stub).
+  std::map<std::string, std::string> pristine;  // file -> original content, where it differs
+  for (const auto& [file, stamp] : stamps(fs::path(source_dir) / "solutions" / lesson.id)) {
     const std::string rel = "exercises/" + lesson.id + "/" + file;
-    const Captured c = run_capture({"git", "-C", source_dir, "show", "HEAD:" + rel});
-    if (c.exit_code != 0) {
+    const Captured added =
+        run_capture({"git", "-C", source_dir, "log", "--diff-filter=A", "--format=%H", "--", rel});
+    std::string commit = added.output;
+    while (!commit.empty() && commit.back() == '\n') commit.pop_back();
+    if (const auto nl = commit.rfind('\n'); nl != std::string::npos) commit = commit.substr(nl + 1);
+    const Captured c = run_capture({"git", "-C", source_dir, "show", commit + ":" + rel});
+    if (commit.empty() || c.exit_code != 0) {
       out << fmt::format(
-          "grader reset: cannot find the original {} in the course's git history "
-          "(git show HEAD:{} failed). Nothing was changed.\n",
-          rel, rel);
+          "grader reset: the course's git history has no original {}. Nothing was "
+          "changed.\n",
+          rel);
       return 5;
     }
-    if (c.output != slurp(dir / file)) pristine[file] = c.output;
+    if (!fs::exists(dir / file) || c.output != slurp(dir / file)) pristine[file] = c.output;
   }
   if (pristine.empty()) {
     out << fmt::format(
-        "{}: every stub file is already as the course ships it (as in git HEAD). If you "
-        "committed your work, the originals are in your git history: git log -- exercises/{}/\n",
-        lesson.id, lesson.id);
+        "{}: every stub file is already as the course shipped it; nothing to reset.\n", lesson.id);
     return 0;
   }
   out << fmt::format("This replaces your work in exercises/{}/ with the original stub:\n",
                      lesson.id);
-  for (const auto& [file, content] : pristine) out << "  " << file << "\n";
+  for (const auto& [file, content] : pristine)
+    out << "  " << file << (fs::exists(dir / file) ? "" : "  (missing: it will be recreated)")
+        << "\n";
   const fs::path backup = fs::path(state_dir) / "backup" / lesson.id;
   out << fmt::format("A copy of each file goes to {}/ first.\n", backup.string());
   if (!o.yes) {
     if (!o.interactive) {
       out << "Not confirmed: run it in a terminal, or add --yes. Nothing was changed.\n";
-      return 1;
+      return 2;
     }
     out << "Type yes to reset: " << std::flush;
     std::string answer;
     std::getline(*o.in, answer);
     if (answer != "yes") {
       out << "Not confirmed. Nothing was changed.\n";
-      return 1;
+      return 0;
     }
   }
   char stamp[32];
@@ -83,19 +94,24 @@ int run_reset(const course::Lesson& lesson, const std::string& source_dir,
   std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", std::localtime(&now));
   std::error_code ec;
   fs::create_directories(backup, ec);
+  std::map<std::string, fs::path> saved;
   for (const auto& [file, content] : pristine) {
-    const fs::path saved = backup / (file + "." + stamp);
-    fs::copy_file(dir / file, saved, fs::copy_options::overwrite_existing, ec);
+    if (!fs::exists(dir / file)) continue;  // nothing of the student's to keep
+    fs::path to = backup / (file + "." + stamp);
+    for (int n = 1; fs::exists(to); ++n) to = backup / fmt::format("{}.{}-{}", file, stamp, n);
+    fs::copy_file(dir / file, to, ec);  // never overwrites: `to` is new
     if (ec) {
       out << fmt::format("grader reset: could not back up {} to {} ({}). Nothing was changed.\n",
-                         file, saved.string(), ec.message());
+                         file, to.string(), ec.message());
       return 5;
     }
+    saved[file] = to;
   }
+  fs::create_directories(dir, ec);
   for (const auto& [file, content] : pristine) {
     std::ofstream(dir / file, std::ios::binary | std::ios::trunc) << content;
-    out << fmt::format("restored {}  (your version: {})\n", (dir / file).string(),
-                       (backup / (file + "." + stamp)).string());
+    out << fmt::format("restored {}{}\n", (dir / file).string(),
+                       saved.count(file) ? "  (your version: " + saved[file].string() + ")" : "");
   }
   return 0;
 }

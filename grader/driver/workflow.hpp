@@ -16,10 +16,12 @@ struct ResetOptions {
   bool interactive = true;  ///< stdin is a terminal: asking is possible
 };
 
-/// Restores the lesson's stub files (exercises/<id>/) from the course's git history (HEAD) after
-/// the student confirms, keeping each current file in <state>/backup/<id>/<file>.<timestamp>.
-/// Never overwrites without a "yes" (typed, or --yes). Returns 0 done or nothing to do, 1 not
-/// confirmed, 2 usage, 5 when the pristine stub cannot be found.
+/// Restores the lesson's stub files (the names solutions/<id>/ mirrors) as the course first
+/// shipped them (the git commit that added each), after the student confirms, keeping each
+/// current file in <state>/backup/<id>/<file>.<timestamp>[-n] (never overwritten). The student's
+/// own extra files are left alone. Never overwrites without a "yes" (typed, or --yes). Returns 0
+/// done, declined, or nothing to do; 2 without a terminal and without --yes, or outside a git
+/// checkout; 5 when the course's history lacks the original.
 int run_reset(const course::Lesson& lesson, const std::string& source_dir,
               const std::string& state_dir, const ResetOptions& options);
 

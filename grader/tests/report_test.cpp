@@ -18,7 +18,9 @@ const course::Lesson& transpose() {
 }
 
 // The three required steps (the sample report has no extension tests).
-std::vector<const course::Step*> all_steps() { return transpose().required_steps(); }
+std::vector<const course::Step*> all_steps() {
+  return transpose().required_steps();
+}
 
 nlohmann::json speed(double ratio, double gate, const char* verdict) {
   return {{"kind", "speed"},
@@ -154,6 +156,22 @@ TEST(Gradescope, OnePointPerStep) {
   EXPECT_EQ(g["output"], "the text");
 }
 
+TEST(Gradescope, OptionalStepsAreWorthNoPoints) {
+  course::Report r = sample();
+  course::StepReport extension;
+  extension.name = "tiled_cp_async";
+  extension.optional = true;
+  extension.status = "skipped";
+  extension.reason = "needs compute capability 8.0";
+  r.lessons[0].steps.push_back(extension);
+  const nlohmann::json g = course::to_gradescope(r, "");
+  ASSERT_EQ(g["tests"].size(), 4u);
+  EXPECT_EQ(g["tests"][3]["name"], "07_transpose.tiled_cp_async (optional)");
+  EXPECT_EQ(g["tests"][3]["max_score"], 0);
+  EXPECT_EQ(g["tests"][3]["status"], "passed");
+  EXPECT_EQ(g["score"], 2);
+}
+
 TEST(ExitCode, Precedence) {
   course::Report r;
   EXPECT_EQ(r.exit_code(), course::kExitFailed);  // nothing graded is not a pass
@@ -161,12 +179,15 @@ TEST(ExitCode, Precedence) {
   l.status = "pass";
   r.lessons = {l};
   EXPECT_EQ(r.exit_code(), course::kExitOk);
-  l.status = "build_failed";
-  r.lessons.push_back(l);
-  EXPECT_EQ(r.exit_code(), course::kExitBuildFailed);
   l.status = "no_gpu";
   r.lessons.push_back(l);
   EXPECT_EQ(r.exit_code(), course::kExitNoGpu);
+  l.status = "build_failed";  // a compile error is more useful to hear about than the missing GPU
+  r.lessons.push_back(l);
+  EXPECT_EQ(r.exit_code(), course::kExitBuildFailed);
+  l.status = "error";
+  r.lessons.push_back(l);
+  EXPECT_EQ(r.exit_code(), course::kExitInternal);
 }
 
 // Writes a graded report's JUnit and Gradescope renderings for tools/validate_reports.py (the

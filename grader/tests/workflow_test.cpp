@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -21,6 +22,8 @@ class Workflow : public ::testing::Test {
              ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(root_);
     fs::create_directories(root_ / "exercises" / "07_transpose");
+    fs::create_directories(root_ / "solutions" / "07_transpose");  // names the course's files
+    std::ofstream(root_ / "solutions" / "07_transpose" / "transpose.cu") << "// solution\n";
     write("// the original stub\n");
     const std::string git = "git -C " + root_.string() + " ";
     ASSERT_EQ(std::system((git + "init -q && " + git + "add -A && " + git +
@@ -56,10 +59,10 @@ class Workflow : public ::testing::Test {
 
 TEST_F(Workflow, ResetAsksAndKeepsWorkUnlessConfirmed) {
   write("// my work\n");
-  EXPECT_EQ(reset("no\n", false, true), 1);
+  EXPECT_EQ(reset("no\n", false, true), 0);  // declined: nothing changed, not an error
   EXPECT_EQ(read(), "// my work\n");
   std::string said;
-  EXPECT_EQ(reset("", false, false, &said), 1);  // no terminal, no --yes: refuse
+  EXPECT_EQ(reset("", false, false, &said), 2);  // no terminal, no --yes: refuse
   EXPECT_NE(said.find("Nothing was changed"), std::string::npos);
   EXPECT_EQ(read(), "// my work\n");
 }
@@ -79,10 +82,49 @@ TEST_F(Workflow, ResetRestoresAndBacksUp) {
   EXPECT_EQ(backups, 1);
 }
 
+TEST_F(Workflow, ResetRestoresTheShippedStubNotTheStudentsLastCommit) {
+  write("// my committed work\n");
+  const std::string git = "git -C " + root_.string() + " ";
+  ASSERT_EQ(std::system((git + "-c user.name=s -c user.email=s@s commit -qam work").c_str()), 0);
+  write("// more work\n");
+  EXPECT_EQ(reset("", true, false), 0);
+  EXPECT_EQ(read(), "// the original stub\n");
+}
+
+TEST_F(Workflow, ResetRecreatesADeletedStubAndLeavesExtraFilesAlone) {
+  fs::remove(file());
+  std::ofstream(root_ / "exercises" / "07_transpose" / "helper.cuh") << "// mine\n";
+  EXPECT_EQ(reset("", true, false), 0);
+  EXPECT_EQ(read(), "// the original stub\n");
+  EXPECT_TRUE(fs::exists(root_ / "exercises" / "07_transpose" / "helper.cuh"));
+}
+
+TEST_F(Workflow, TwoResetsInOneSecondKeepBothBackups) {
+  write("// work A\n");
+  EXPECT_EQ(reset("", true, false), 0);
+  write("// work B\n");
+  EXPECT_EQ(reset("", true, false), 0);
+  std::set<std::string> kept;
+  for (const auto& e : fs::directory_iterator(root_ / ".grader" / "backup" / "07_transpose")) {
+    std::ifstream in(e.path());
+    std::stringstream s;
+    s << in.rdbuf();
+    kept.insert(s.str());
+  }
+  EXPECT_EQ(kept, (std::set<std::string>{"// work A\n", "// work B\n"}));
+}
+
+TEST_F(Workflow, ResetOutsideGitSaysSo) {
+  fs::remove_all(root_ / ".git");
+  std::string said;
+  EXPECT_EQ(reset("", true, false, &said), 2);
+  EXPECT_NE(said.find("not a git checkout"), std::string::npos) << said;
+}
+
 TEST_F(Workflow, ResetOfAnUntouchedStubChangesNothing) {
   std::string said;
   EXPECT_EQ(reset("", true, false, &said), 0);
-  EXPECT_NE(said.find("already as the course ships it"), std::string::npos);
+  EXPECT_NE(said.find("already as the course shipped it"), std::string::npos);
   EXPECT_FALSE(fs::exists(root_ / ".grader" / "backup"));
 }
 

@@ -74,7 +74,6 @@ std::string type_name(int width) {
   }
 }
 
-
 const std::vector<std::string> kPlaceholders = {"stride", "offset", "width",    "lanes",
                                                 "type",   "expr",   "distance", "offset_bytes"};
 
@@ -756,7 +755,8 @@ Verdict check(const Instance& inst, const std::string& answer, double measured_f
     const sim::Result& r = *inst.result;
     std::string model = fmt::format(
         "Sector model: lane i reads {} ({} lanes, stride {}, offset {}, {}-byte {} elements)",
-        sim::expression(a), a.lanes, a.stride, a.offset, a.element_bytes, type_name(a.element_bytes));
+        sim::expression(a), a.lanes, a.stride, a.offset, a.element_bytes,
+        type_name(a.element_bytes));
     if (a.lanes > 1 && a.stride > 0)
       model += fmt::format(
           ", lanes {} B apart, bytes {} to {}", a.stride * a.element_bytes,

@@ -33,16 +33,17 @@ std::optional<SpeedFigures> SpeedFigures::from_properties(const json& p) {
 }
 
 int Report::exit_code() const {
-  bool all_pass = !lessons.empty();
-  bool build_failed = false;
+  // Most actionable first: the grader broke; your code does not compile; nothing could run here.
+  bool all_pass = !lessons.empty(), build_failed = false, no_gpu = false;
   for (const LessonReport& l : lessons) {
-    if (l.status == "no_gpu") return kExitNoGpu;
     if (l.status == "error") return kExitInternal;
     build_failed |= l.status == "build_failed";
+    no_gpu |= l.status == "no_gpu" || l.status == "unavailable";
     all_pass &= l.status == "pass";
   }
-  if (all_pass) return kExitOk;
-  return build_failed ? kExitBuildFailed : kExitFailed;
+  if (build_failed) return kExitBuildFailed;
+  if (no_gpu) return kExitNoGpu;
+  return all_pass ? kExitOk : kExitFailed;
 }
 
 std::vector<StepReport> build_steps(const Lesson& lesson, const std::vector<const Step*>& steps,
@@ -166,7 +167,7 @@ std::string to_text(const Report& report, const TextOptions& opt) {
     if (l.seed) out += fmt::format("  (seed {})", l.seed);
     out += "\n";
     if (l.status == "build_failed" || l.status == "no_gpu" || l.status == "unsupported" ||
-        l.status == "error") {
+        l.status == "unavailable" || l.status == "error") {
       out += "  " + status_word("fail", st) + "  " + l.message + "\n";
       if (!l.build_log.empty()) out += indent_lines(l.build_log, "    ");
       continue;
@@ -270,6 +271,7 @@ json to_json(const Report& r) {
                        {"title", l.title},
                        {"status", l.status},
                        {"message", l.message},
+                       {"build_log", l.build_log},
                        {"variant", l.variant},
                        {"seed", l.seed},
                        {"steps", steps}});
@@ -388,13 +390,17 @@ json to_gradescope(const Report& r, const std::string& text_report) {
       continue;
     }
     for (const StepReport& s : l.steps) {
+      // Optional steps (extensions) are reported but worth no points: skipping one on an older
+      // GPU, or not attempting it, must not lower a grade.
       const bool passed = s.status == "pass";
-      score += passed ? 1 : 0;
-      tests.push_back({{"name", l.id + "." + s.name},
-                       {"score", passed ? 1 : 0},
-                       {"max_score", 1},
-                       {"status", passed ? "passed" : "failed"},
-                       {"output", step_details(s)}});
+      const double points = s.optional ? 0 : 1;
+      score += passed ? points : 0;
+      tests.push_back(
+          {{"name", l.id + "." + s.name + (s.optional ? " (optional)" : "")},
+           {"score", passed ? points : 0},
+           {"max_score", points},
+           {"status", passed || (s.optional && s.status == "skipped") ? "passed" : "failed"},
+           {"output", step_details(s)}});
     }
   }
   return {{"score", score}, {"output", text_report}, {"tests", tests}, {"visibility", "visible"}};

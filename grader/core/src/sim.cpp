@@ -69,7 +69,6 @@ std::string plural(unsigned long long n, const char* word) {
   return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
 }
 
-
 struct Style {
   bool color;
   std::string paint(const std::string& s, const char* code) const {

@@ -18,7 +18,8 @@ enum ExitCode : int {
   kExitOk = 0,                        ///< everything asked for passed
   kExitFailed = 1,                    ///< at least one step failed (wrong, too slow, crashed, hung)
   kExitUsage = 2,                     ///< bad command line, unknown lesson or step
-  kExitNoGpu = protocol::kExitNoGpu,  ///< 3: no CUDA GPU (or no CUDA compiler): nothing graded
+  kExitNoGpu = protocol::kExitNoGpu,  ///< 3: no usable GPU, or a needed tool (CUDA compiler,
+                                      ///< compute-sanitizer, ncu) is missing
   kExitBuildFailed = 4,               ///< the lesson's code did not compile
   kExitInternal = 5,  ///< the grader itself could not work (manifest, build tree, protocol)
 };
@@ -66,7 +67,8 @@ struct StepReport {
 struct LessonReport {
   std::string id;         ///< "07_transpose"
   std::string title;      ///< the lesson's title in the manifest
-  std::string status;     ///< pass, fail, build_failed, no_gpu, unsupported, error
+  std::string status;     ///< pass, fail, build_failed, no_gpu, unavailable (a tool is missing),
+                          ///< unsupported, error
   std::string message;    ///< for non-pass states other than fail: what happened and what to do
   std::string build_log;  ///< compiler output when the build failed
   std::vector<StepReport> steps;  ///< the steps graded, in manifest order (empty if none ran)
@@ -82,10 +84,10 @@ struct Report {
   nlohmann::json device;              ///< the hidden tests' "device" record, or null
   std::vector<LessonReport> lessons;  ///< one per lesson graded, in the order asked for
 
-  /// The process exit code for this run (an ExitCode). The first lesson, in order, that found no
-  /// GPU or ended in an internal error decides (kExitNoGpu, kExitInternal); otherwise kExitOk
-  /// when at least one lesson was graded and every one passed, kExitBuildFailed when one did not
-  /// compile, else kExitFailed.
+  /// The process exit code for this run (an ExitCode), most actionable first: kExitInternal if
+  /// any lesson ended in an internal error, else kExitBuildFailed if one did not compile, else
+  /// kExitNoGpu if one could not run here (no GPU, a missing tool), else kExitOk when at least one
+  /// lesson was graded and every one passed, else kExitFailed.
   int exit_code() const;
 };
 

@@ -1,10 +1,10 @@
 /// @file stats.hpp
 /// @brief Robust summaries of repeated timings, and the speed-gate decision built on them.
 ///
-/// Method (COURSE.md §5): the student's kernel and the ceiling kernel are timed in interleaved
-/// pairs (A B A B ...), each sample after an L2 flush. Each pair gives one ratio
-/// r = t_ceiling / t_student = (student GB/s) / (ceiling GB/s), since both move the same bytes.
-/// Pairing cancels slow drifts (clocks, temperature) that would bias two separate medians.
+/// Method (harness/timing.hpp): the student's kernel and the ceiling kernel are timed in
+/// interleaved pairs (A B A B ...), each sample after an L2 flush. Each pair gives one ratio r =
+/// t_ceiling / t_student = (student GB/s) / (ceiling GB/s), since both move the same bytes. Pairing
+/// cancels slow drifts (clocks, temperature) that would bias two separate medians.
 #pragma once
 
 #include <cstddef>
@@ -64,7 +64,7 @@ struct GateDecision {
 };
 
 /// A median ratio above this is rejected: no kernel that does the whole task beats the copy rung
-/// of the same geometry by more than noise (COURSE.md §5).
+/// of the same geometry by more than noise.
 inline constexpr double kImpossibleRatio = 1.05;
 
 /// Decides a gate from the summary of per-pair ratios. Without a gate the step is correctness

@@ -1,5 +1,5 @@
 /// @file timing.hpp
-/// @brief The measurement method of every gate and of `bench` (COURSE.md §5).
+/// @brief The measurement method of every gate and of `bench`.
 ///
 /// - Effective bandwidth = (bytes the task must read + bytes it must write) / kernel time, in
 ///   GB/s = 10^9 B/s.
