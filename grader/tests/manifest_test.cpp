@@ -53,11 +53,13 @@ TEST(Resolve, AcceptsShortForms) {
   const course::Selection s = course::resolve(real(), "7.tiled_padded");
   ASSERT_NE(s.step, nullptr);
   EXPECT_EQ(s.step->name, "tiled_padded");
+  EXPECT_EQ(course::resolve(real(), "transpose.TILED").step->name, "tiled");
 }
 
 TEST(Resolve, RejectsUnknownWithHelpfulMessage) {
   EXPECT_THROW(course::resolve(real(), "transpos"), course::UsageError);
   EXPECT_THROW(course::resolve(real(), "99"), course::UsageError);
+  EXPECT_THROW(course::resolve(real(), "07."), course::UsageError);  // an empty step is a typo
   try {
     course::resolve(real(), "7.padded");
     FAIL() << "no exception";

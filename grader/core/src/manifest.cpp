@@ -211,8 +211,11 @@ Selection resolve(const Manifest& manifest, const std::string& spec) {
                     lesson_part));
   }
   Selection sel{found, nullptr};
-  if (!step_part.empty()) {
-    sel.step = found->find_step(step_part);
+  if (spec.find('.') != std::string::npos) {
+    std::string step = step_part;
+    std::transform(step.begin(), step.end(), step.begin(),
+                   [](unsigned char c) { return std::tolower(c); });
+    sel.step = found->find_step(step);
     if (!sel.step) {
       std::string names;
       for (const Step& s : found->steps) names += (names.empty() ? "" : ", ") + s.name;

@@ -38,7 +38,7 @@ int Report::exit_code() const {
   for (const LessonReport& l : lessons) {
     if (l.status == "error") return kExitInternal;
     build_failed |= l.status == "build_failed";
-    no_gpu |= l.status == "no_gpu" || l.status == "unavailable";
+    no_gpu |= l.status == "no_gpu" || l.status == "unavailable" || l.status == "unsupported";
     all_pass &= l.status == "pass";
   }
   if (build_failed) return kExitBuildFailed;
