@@ -1,5 +1,9 @@
 #include "workflow.hpp"
 
+#include <poll.h>
+#include <sys/inotify.h>
+#include <unistd.h>
+
 #include <chrono>
 #include <ctime>
 #include <filesystem>
@@ -119,21 +123,40 @@ int run_reset(const course::Lesson& lesson, const std::string& source_dir,
 int run_watch(const course::Lesson& lesson, const std::string& source_dir, double interval,
               int max_runs, const std::function<int()>& grade) {
   const fs::path dir = fs::path(source_dir) / "exercises" / lesson.id;
+  // File events (inotify) wake us at once after a save; the modification-time comparison below
+  // runs after every wake-up and every `interval` seconds, so file systems that deliver no
+  // events (network mounts, some WSL paths) still work, only slower.
+  int events = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+  if (events >= 0 && inotify_add_watch(events, dir.c_str(),
+                                       IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE) < 0) {
+    close(events);
+    events = -1;  // no events here: modification times alone
+  }
   auto seen = stamps(dir);
   int runs = 0, rc = grade();
   ++runs;
   fmt::print("\nwatching exercises/{}/ for changes (Ctrl-C to stop) ...\n", lesson.id);
   while (max_runs <= 0 || runs < max_runs) {
-    std::this_thread::sleep_for(std::chrono::duration<double>(interval));
+    if (events >= 0) {
+      pollfd p{events, POLLIN, 0};
+      if (poll(&p, 1, static_cast<int>(interval * 1000)) > 0) {
+        char buf[4096];
+        while (read(events, buf, sizeof buf) > 0) {
+        }
+      }
+    } else {
+      std::this_thread::sleep_for(std::chrono::duration<double>(interval));
+    }
     auto now = stamps(dir);
     if (now == seen) continue;
-    seen = now;
     std::this_thread::sleep_for(std::chrono::milliseconds(200));  // let the editor finish writing
+    seen = stamps(dir);
     fmt::print("\n--- change detected, grading {} again ---\n", lesson.id);
     rc = grade();
     ++runs;
     fmt::print("\nwatching exercises/{}/ for changes (Ctrl-C to stop) ...\n", lesson.id);
   }
+  if (events >= 0) close(events);
   return rc;
 }
 

@@ -25,8 +25,9 @@ struct ResetOptions {
 int run_reset(const course::Lesson& lesson, const std::string& source_dir,
               const std::string& state_dir, const ResetOptions& options);
 
-/// Re-runs `grade` whenever a file of exercises/<id>/ changes (polled every `interval` seconds,
-/// which works on every file system, including network and WSL mounts). Stops after `max_runs`
+/// Re-runs `grade` whenever a file of exercises/<id>/ changes: woken by file events (inotify)
+/// where the file system delivers them, and in any case by comparing modification times every
+/// `interval` seconds (the fallback for network and some WSL mounts). Stops after `max_runs`
 /// gradings when max_runs > 0 (for tests); otherwise runs until interrupted.
 int run_watch(const course::Lesson& lesson, const std::string& source_dir, double interval,
               int max_runs, const std::function<int()>& grade);

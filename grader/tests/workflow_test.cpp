@@ -128,6 +128,20 @@ TEST_F(Workflow, ResetOfAnUntouchedStubChangesNothing) {
   EXPECT_FALSE(fs::exists(root_ / ".grader" / "backup"));
 }
 
+TEST_F(Workflow, WatchWakesOnTheSaveNotOnThePollInterval) {
+  // With a 30 s interval only a file event can make the second grading happen within the test.
+  int graded = 0;
+  std::thread editor([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    write("// saved\n");
+  });
+  const auto start = std::chrono::steady_clock::now();
+  driver::run_watch(lesson_, root_.string(), 30.0, 2, [&] { return ++graded, 0; });
+  editor.join();
+  EXPECT_EQ(graded, 2);
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 10.0);
+}
+
 TEST_F(Workflow, WatchGradesAgainAfterASave) {
   int graded = 0;
   std::thread editor([&] {
