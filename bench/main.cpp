@@ -24,6 +24,7 @@
 
 #include "coalescing.cuh"
 #include "course/report.hpp"
+#include "course/text_file.hpp"
 #include "harness/buffer.hpp"
 #include "harness/cuda_check.hpp"
 #include "harness/data.hpp"
@@ -326,29 +327,19 @@ std::string markdown(const Table& t, const harness::DeviceInfo& d) {
   return s;
 }
 
-// Replaces what stands between <!-- bench:ID:begin --> and <!-- bench:ID:end --> in `path`.
+// Replaces PROFILE.md's blocks <!-- bench:ID:begin --> ... <!-- bench:ID:end -->, one per table.
 std::vector<std::string> write_profile(const std::string& path, const std::vector<Table>& tables,
                                        const harness::DeviceInfo& d, std::string& error) {
-  std::ifstream in(path);
-  if (!in) {
+  std::optional<std::string> doc = course::read_text(path);
+  if (!doc) {
     error = "cannot read " + path;
     return {};
   }
-  std::stringstream buf;
-  buf << in.rdbuf();
-  std::string doc = buf.str();
   std::vector<std::string> written;
-  for (const Table& t : tables) {
-    const std::string begin = "<!-- bench:" + t.id + ":begin -->",
-                      end = "<!-- bench:" + t.id + ":end -->";
-    const auto b = doc.find(begin), e = doc.find(end);
-    if (b == std::string::npos || e == std::string::npos || e < b) continue;
-    doc = doc.substr(0, b + begin.size()) + "\n" + markdown(t, d) + doc.substr(e);
-    written.push_back(t.id);
-  }
-  const std::string tmp = path + ".tmp";
-  std::ofstream(tmp) << doc;
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) error = "cannot write " + path;
+  for (const Table& t : tables)
+    if (course::replace_marked_block(*doc, "bench:" + t.id, markdown(t, d)))
+      written.push_back(t.id);
+  if (!course::write_text_atomically(path, *doc)) error = "cannot write " + path;
   return written;
 }
 

@@ -15,6 +15,7 @@
 
 #include "course/config.hpp"
 #include "course/protocol.hpp"
+#include "course/text_file.hpp"
 #include "process.hpp"
 
 namespace driver {
@@ -88,29 +89,10 @@ std::vector<std::string> list_tests(const std::string& exe, const std::string& f
 
 namespace {
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 std::string join(const std::vector<std::string>& v, const std::string& sep) {
   std::string s;
   for (const std::string& x : v) s += (s.empty() ? "" : sep) + x;
   return s;
-}
-
-// Whether a device record's compute capability reaches "major.minor".
-bool cc_at_least(const nlohmann::json& device, const std::string& need) {
-  if (need.empty() || !device.is_object()) return true;
-  const std::string have = device.value("cc", "0.0");
-  auto parse = [](const std::string& s) {
-    const auto dot = s.find('.');
-    return std::make_pair(std::stoi(s.substr(0, dot)),
-                          dot == std::string::npos ? 0 : std::stoi(s.substr(dot + 1)));
-  };
-  return parse(have) >= parse(need);
 }
 
 }  // namespace
@@ -207,7 +189,8 @@ bool run_tests(const course::Lesson& lesson, const std::vector<const course::Ste
       fmt::print(stderr, "running {} hidden test{} of {}{} ...\n", remaining.size(),
                  remaining.size() == 1 ? "" : "s", lesson.id, n ? " in a fresh process" : "");
     const ChildEnd end = run_watched(child);
-    const course::protocol::ChildLog log = course::protocol::parse_log(read_file(report_path));
+    const course::protocol::ChildLog log =
+        course::protocol::parse_log(course::read_text(report_path).value_or(""));
 
     if (log.no_gpu || (end.exited && end.code == course::protocol::kExitNoGpu)) {
       report.status = "no_gpu";
@@ -226,7 +209,7 @@ bool run_tests(const course::Lesson& lesson, const std::vector<const course::Ste
       return false;
     }
     if (log.device.is_object()) device = log.device;
-    if (!cc_at_least(device, lesson.min_cc)) {
+    if (device.is_object() && !course::cc_at_least(device.value("cc", "0.0"), lesson.min_cc)) {
       report.status = "unsupported";
       report.message = fmt::format("{} needs compute capability {} or newer; this GPU is {}",
                                    lesson.id, lesson.min_cc, device.value("cc", "?"));
@@ -373,7 +356,7 @@ course::LessonReport sanitize(const course::Selection& sel, const GradeOptions& 
         all.expected.insert(all.expected.end(), run.expected.begin(), run.expected.end());
         all.records.insert(all.records.end(), run.records.begin(), run.records.end());
       }
-      const SanitizerFindings f = sanitizer_findings(read_file(run.log_path));
+      const SanitizerFindings f = sanitizer_findings(course::read_text(run.log_path).value_or(""));
       TestRecord r;
       r.name = step->name + "/compute-sanitizer." + tools[i];
       r.status = f.errors == 0 ? "passed" : "failed";

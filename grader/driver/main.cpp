@@ -18,6 +18,7 @@
 #include "course/manifest.hpp"
 #include "course/report.hpp"
 #include "course/sim.hpp"
+#include "course/text_file.hpp"
 #include "devcheck.hpp"
 #include "grade.hpp"
 #include "profile_command.hpp"
@@ -51,12 +52,6 @@ std::string now_iso() {
   char buf[32];
   std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
   return buf;
-}
-
-bool write_file(const std::string& path, const std::string& text) {
-  std::ofstream out(path);
-  out << text;
-  return static_cast<bool>(out);
 }
 
 }  // namespace
@@ -377,13 +372,14 @@ int main(int argc, char** argv) {
     fmt::print("{}\n", course::to_json(report).dump(2));
   else
     fmt::print("{}", text);
-  if (!junit_path.empty() && !write_file(junit_path, course::to_junit(report))) {
+  if (!junit_path.empty() && !course::write_text_atomically(junit_path, course::to_junit(report))) {
     fmt::print(stderr, "grader: cannot write {}\n", junit_path);
     return course::kExitUsage;
   }
   if (!gradescope_path.empty()) {
     const std::string plain = course::to_text(report, course::TextOptions{false, true, self});
-    if (!write_file(gradescope_path, course::to_gradescope(report, plain).dump(2) + "\n")) {
+    if (!course::write_text_atomically(gradescope_path,
+                                       course::to_gradescope(report, plain).dump(2) + "\n")) {
       fmt::print(stderr, "grader: cannot write {}\n", gradescope_path);
       return course::kExitUsage;
     }

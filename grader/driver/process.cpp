@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "course/protocol.hpp"
+#include "course/text_file.hpp"
 
 namespace driver {
 
@@ -25,13 +26,6 @@ std::vector<char*> c_argv(const std::vector<std::string>& argv) {
   for (const std::string& a : argv) out.push_back(const_cast<char*>(a.c_str()));
   out.push_back(nullptr);
   return out;
-}
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
 }
 
 }  // namespace
@@ -102,7 +96,7 @@ ChildEnd run_watched(const WatchedChild& child) {
     if (stat(child.report_path.c_str(), &st) == 0 && st.st_size != seen_size) {
       seen_size = st.st_size;
       const course::protocol::ChildLog log =
-          course::protocol::parse_log(read_file(child.report_path));
+          course::protocol::parse_log(course::read_text(child.report_path).value_or(""));
       if (log.running != current || log.running.empty()) since = clock::now();
       current = log.running;
     }

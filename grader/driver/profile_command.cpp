@@ -9,6 +9,7 @@
 #include "course/config.hpp"
 #include "course/profile.hpp"
 #include "course/report.hpp"
+#include "course/text_file.hpp"
 #include "process.hpp"
 
 namespace driver {
@@ -27,36 +28,6 @@ std::string find_ncu() {
     if (!p.empty() && p.has_parent_path() && fs::exists(p)) return p.string();
   return "";
 }
-
-namespace {
-
-bool replace_block(const std::string& path, const std::string& id, const std::string& body,
-                   std::string& error) {
-  std::ifstream in(path);
-  if (!in) {
-    error = "cannot read " + path;
-    return false;
-  }
-  std::stringstream buf;
-  buf << in.rdbuf();
-  std::string doc = buf.str();
-  const std::string begin = "<!-- " + id + ":begin -->", end = "<!-- " + id + ":end -->";
-  const auto b = doc.find(begin), e = doc.find(end);
-  if (b == std::string::npos || e == std::string::npos || e < b) {
-    error = fmt::format("{} has no block {} ... {}", path, begin, end);
-    return false;
-  }
-  doc = doc.substr(0, b + begin.size()) + "\n" + body + doc.substr(e);
-  const std::string tmp = path + ".tmp";
-  std::ofstream(tmp) << doc;
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    error = "cannot write " + path;
-    return false;
-  }
-  return true;
-}
-
-}  // namespace
 
 int run_profile(const course::Lesson& lesson, const GradeOptions& g,
                 const ProfileOptions& options) {
@@ -151,9 +122,13 @@ int run_profile(const course::Lesson& lesson, const GradeOptions& g,
       "Metrics: {}\n(full output: {})\n",
       lesson.id, lesson.profile_table, body, metrics, (dir / "ncu.log").string());
   if (!options.write_profile.empty()) {
-    std::string error;
-    if (!replace_block(options.write_profile, "profile:verdicts", body, error)) {
-      fmt::print(stderr, "grader profile: {}\n", error);
+    std::optional<std::string> doc = course::read_text(options.write_profile);
+    if (!doc || !course::replace_marked_block(*doc, "profile:verdicts", body) ||
+        !course::write_text_atomically(options.write_profile, *doc)) {
+      fmt::print(stderr,
+                 "grader profile: cannot write the block <!-- profile:verdicts:begin --> ... "
+                 "<!-- profile:verdicts:end --> of {}\n",
+                 options.write_profile);
       return course::kExitUsage;
     }
     fmt::print(stderr, "wrote the metrics and verdict lines into {}\n", options.write_profile);

@@ -1,5 +1,7 @@
 #include "progress.hpp"
 
+#include "course/text_file.hpp"
+
 #include <filesystem>
 #include <fstream>
 
@@ -110,17 +112,7 @@ double Progress::prediction(const std::string& lesson, const std::string& questi
 }
 
 bool Progress::save() const {
-  std::error_code ec;
-  fs::create_directories(fs::path(path_).parent_path(), ec);
-  const std::string tmp = path_ + ".tmp";
-  {
-    std::ofstream out(tmp);
-    if (!out) return false;
-    out << data_.dump(2) << "\n";
-    if (!out) return false;
-  }
-  fs::rename(tmp, path_, ec);  // atomic: a crash never leaves half a file
-  return !ec;
+  return course::write_text_atomically(path_, data_.dump(2) + "\n");
 }
 
 std::pair<int, int> lesson_progress(const Progress& p, const course::Lesson& lesson) {

@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include "course/text_file.hpp"
 #include "process.hpp"
 
 namespace driver {
@@ -27,11 +28,6 @@ std::map<std::string, fs::file_time_type> stamps(const fs::path& dir) {
   for (const auto& e : fs::directory_iterator(dir, ec))
     if (e.is_regular_file()) s[e.path().filename().string()] = fs::last_write_time(e.path(), ec);
   return s;
-}
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
 }  // namespace
@@ -66,7 +62,9 @@ int run_reset(const course::Lesson& lesson, const std::string& source_dir,
           rel);
       return 5;
     }
-    if (!fs::exists(dir / file) || c.output != slurp(dir / file)) pristine[file] = c.output;
+    if (!fs::exists(dir / file) ||
+        c.output != course::read_text((dir / file).string()).value_or(""))
+      pristine[file] = c.output;
   }
   if (pristine.empty()) {
     out << fmt::format(

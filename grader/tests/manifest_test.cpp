@@ -56,6 +56,15 @@ TEST(Resolve, AcceptsShortForms) {
   EXPECT_EQ(course::resolve(real(), "transpose.TILED").step->name, "tiled");
 }
 
+TEST(ComputeCapability, ComparesAsNumbers) {
+  EXPECT_TRUE(course::cc_at_least("9.0", "8.0"));
+  EXPECT_TRUE(course::cc_at_least("8.0", "8.0"));
+  EXPECT_FALSE(course::cc_at_least("7.5", "8.0"));
+  EXPECT_TRUE(course::cc_at_least("10.0", "9.0"));  // not a string comparison
+  EXPECT_TRUE(course::cc_at_least("7.5", ""));
+  EXPECT_FALSE(course::cc_at_least("?", "7.5"));
+}
+
 TEST(Resolve, RejectsUnknownWithHelpfulMessage) {
   EXPECT_THROW(course::resolve(real(), "transpos"), course::UsageError);
   EXPECT_THROW(course::resolve(real(), "99"), course::UsageError);

@@ -185,6 +185,20 @@ std::vector<std::string> Manifest::problems() const {
   return out;
 }
 
+bool cc_at_least(const std::string& have, const std::string& need) {
+  if (need.empty()) return true;
+  auto parse = [](const std::string& s) {
+    const auto dot = s.find('.');
+    try {
+      return std::make_pair(std::stoi(s.substr(0, dot)),
+                            dot == std::string::npos ? 0 : std::stoi(s.substr(dot + 1)));
+    } catch (const std::exception&) {
+      return std::make_pair(0, 0);  // unreadable: treated as too old
+    }
+  };
+  return parse(have) >= parse(need);
+}
+
 Selection resolve(const Manifest& manifest, const std::string& spec) {
   std::string lesson_part = spec;
   std::string step_part;

@@ -41,12 +41,8 @@ std::string unsupported(const std::string& lesson, const std::string& step) {
   const course::Lesson* l = manifest().find(lesson);
   const course::Step* s = l ? l->find_step(step) : nullptr;
   const std::string need = s && !s->requires_cc.empty() ? s->requires_cc : (l ? l->min_cc : "");
-  if (need.empty()) return "";
-  const int major = std::stoi(need.substr(0, need.find('.')));
-  const int minor =
-      need.find('.') == std::string::npos ? 0 : std::stoi(need.substr(need.find('.') + 1));
   const DeviceInfo& d = device();
-  if (d.cc_major > major || (d.cc_major == major && d.cc_minor >= minor)) return "";
+  if (course::cc_at_least(fmt::format("{}.{}", d.cc_major, d.cc_minor), need)) return "";
   return fmt::format("{}.{} needs compute capability {}; this GPU ({}) is {}.{}", lesson, step,
                      need, d.name, d.cc_major, d.cc_minor);
 }

@@ -99,6 +99,10 @@ struct Manifest {
   std::vector<std::string> problems() const;
 };
 
+/// Whether compute capability `have` ("9.0") reaches `need` ("8.0"); an empty `need` always does.
+/// Versions compare as (major, minor) numbers, so "10.0" is above "9.0".
+bool cc_at_least(const std::string& have, const std::string& need);
+
 /// What a user asked to grade: a lesson, and optionally one step of it.
 struct Selection {
   const Lesson* lesson = nullptr;  ///< the lesson (never nullptr after resolve())
