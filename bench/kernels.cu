@@ -24,12 +24,6 @@ __global__ void soa_load_x(const float* __restrict__ xs, float* __restrict__ out
   if (i < n) out[i] = xs[i];
 }
 
-// 16 bytes per thread: a quarter of the instructions per byte and 4x the bytes in flight.
-__global__ void copy_float4(const float4* __restrict__ in, float4* __restrict__ out, long long n4) {
-  const long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i < n4) out[i] = in[i];
-}
-
 unsigned blocks(long long n) {
   return static_cast<unsigned>((n + kThreads - 1) / kThreads);
 }
@@ -49,11 +43,6 @@ cudaError_t launch_aos_load_x(const Point3* points, float* out, long long n, cud
 
 cudaError_t launch_soa_load_x(const float* xs, float* out, long long n, cudaStream_t stream) {
   soa_load_x<<<blocks(n), kThreads, 0, stream>>>(xs, out, n);
-  return cudaGetLastError();
-}
-
-cudaError_t launch_copy_float4(const float4* in, float4* out, long long n4, cudaStream_t stream) {
-  copy_float4<<<blocks(n4), kThreads, 0, stream>>>(in, out, n4);
   return cudaGetLastError();
 }
 

@@ -23,8 +23,5 @@ cudaError_t launch_stride_copy(const float* in, float* out, long long n, int str
 cudaError_t launch_aos_load_x(const Point3* points, float* out, long long n, cudaStream_t stream);
 /// out[i] = xs[i] for i < n: the same field stored as its own array (structure of arrays).
 cudaError_t launch_soa_load_x(const float* xs, float* out, long long n, cudaStream_t stream);
-/// out[i] = in[i] with one float4 per thread; n4 = number of float4 (both pointers 16-byte
-/// aligned).
-cudaError_t launch_copy_float4(const float4* in, float4* out, long long n4, cudaStream_t stream);
 
 }  // namespace bench

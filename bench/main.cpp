@@ -6,12 +6,14 @@
 //   ./build/bench --csv | --json          for plotting
 //   ./build/bench --write-profile PROFILE.md   fill PROFILE.md's measured blocks (not your
 //   predictions)
-// Under Nsight Compute (detected by its injection variable) every kernel runs once, untimed, so
-// `ncu --set basic ./build/bench` finishes in minutes.
+// Under Nsight Compute (detected by its injection variable, or by how slowly a tiny kernel runs)
+// every kernel runs once, untimed, so `ncu --set basic ./build/bench` finishes in minutes.
 #include <cuda_runtime.h>
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <ctime>
 #include <fstream>
@@ -137,24 +139,47 @@ Table aos_soa_table(const Context& ctx) {
   return t;
 }
 
+// Lesson 06's optional step vector_copy: the one-float-per-thread copy of the stride table, the
+// course's float4 copy (the step's ceiling) and yours, checked before it is timed.
 Table float4_table(const Context& ctx) {
   long long n = 1ll << 22;
   while (n * 8.0 < 8.0 * ctx.device.l2_bytes) n *= 2;
   while (n > (1ll << 20) && n * 8.0 > 0.6 * ctx.device.free_bytes) n /= 2;
+  const int count = static_cast<int>(n);
   harness::DeviceBuffer<float> in(n), out(n);
-  in.upload(harness::random_floats(n, 3));
-  Table t{"float4", fmt::format("float4 copy (extension): {} floats", course::group_thousands(n)),
+  const std::vector<float> host = harness::random_floats(n, 3);
+  in.upload(host);
+  Table t{"float4",
+          fmt::format("float4 copy (extension; lesson 06, step vector_copy): {} floats",
+                      course::group_thousands(n)),
           "effective GB/s = (4 B read + 4 B written) x n / kernel time",
           "float copy, one element per thread, interleaved with each row"};
   const Launch f1 = [&](cudaStream_t s) {
     return bench::launch_stride_copy(in.data(), out.data(), n, 1, s);
   };
   const Launch f4 = [&](cudaStream_t s) {
-    return bench::launch_copy_float4(reinterpret_cast<const float4*>(in.data()),
-                                     reinterpret_cast<float4*>(out.data()), n / 4, s);
+    return coalescing::launch_copy_float4_reference(in.data(), out.data(), count, s);
+  };
+  const Launch yours = [&](cudaStream_t s) {
+    return coalescing::launch_copy_float4(in.data(), out.data(), count, s);
   };
   t.rows.push_back(measure(ctx, "float copy", f1, f1, 8.0 * n, "4 B per thread"));
-  t.rows.push_back(measure(ctx, "float4 copy", f1, f4, 8.0 * n, "16 B per thread"));
+  t.rows.push_back(
+      measure(ctx, "copy_float4_reference", f1, f4, 8.0 * n, "16 B per thread (the course's)"));
+  out.poison();
+  harness::check(yours(0), "launch copy_float4");
+  harness::wait(0, "copy_float4");
+  const harness::Comparison cmp =
+      harness::compare_exact(host, out.download(), harness::kPoisonByte);
+  if (!cmp.ok()) {
+    Row r;
+    r.name = "copy_float4 (yours)";
+    r.error = "wrong output, not timed: " + harness::describe(cmp, n);
+    t.rows.push_back(r);
+  } else {
+    t.rows.push_back(measure(ctx, "copy_float4", f1, yours, 8.0 * n, "yours (lesson 06)",
+                             /*launched=*/true));
+  }
   return t;
 }
 
@@ -262,11 +287,20 @@ Table particles_table(const Context& ctx) {
   return t;
 }
 
-// A profiler that replays kernels (Nsight Compute) stretches one launch of a tiny kernel from
-// microseconds to many milliseconds, on the host clock and on the GPU's events alike (observed on
-// the H200: the events include the replays). So: time a warm 512 KB copy; over 10 ms, a profiler
-// or a sanitizer is attached and timing would be meaningless anyway.
-bool profiler_attached() {
+// Why every kernel should run once, untimed, or "" to time normally. First the environment a
+// profiler gives the process it launches: CUDA_INJECTION64_PATH is how CUDA tools are loaded,
+// and Nsight Compute 2025.3 (observed on the H200 under `ncu`, with and without a kernel filter)
+// sets NV_TPS_LAUNCH_TOKEN and NV_NSIGHT_INJECTION_TRANSPORT_TYPE instead. The environment is
+// checked first because with a kernel filter (--kernel-name regex:transpose) the kernels ncu does
+// not profile run at full speed. Failing that: a replaying profiler stretches one launch of a
+// tiny kernel from microseconds to many milliseconds, on the host clock and on the GPU's events
+// alike (the events include the replays). So time a warm 256 KiB copy; over 10 ms, something is
+// attached and timing would be meaningless anyway.
+std::string profiler_attached() {
+  for (const char* var :
+       {"CUDA_INJECTION64_PATH", "NV_TPS_LAUNCH_TOKEN", "NV_NSIGHT_INJECTION_TRANSPORT_TYPE"})
+    if (const char* value = std::getenv(var); value && *value)
+      return fmt::format("profiler detected ({} is set)", var);
   harness::DeviceBuffer<float> in(1 << 16), out(1 << 16);
   const Launch k = [&](cudaStream_t s) {
     return bench::launch_stride_copy(in.data(), out.data(), 1 << 16, 1, s);
@@ -287,7 +321,8 @@ bool profiler_attached() {
   cudaEventElapsedTime(&gpu_ms, a, b);
   cudaEventDestroy(a);
   cudaEventDestroy(b);
-  return std::max(wall_ms, static_cast<double>(gpu_ms)) > 10.0;
+  const double ms = std::max(wall_ms, static_cast<double>(gpu_ms));
+  return ms > 10.0 ? fmt::format("profiler detected (a 256 KiB copy took {:.1f} ms)", ms) : "";
 }
 
 std::string bar(double fraction, int width = 40) {
@@ -381,7 +416,8 @@ int main(int argc, char** argv) {
       return 3;
     }
     harness::check(cudaSetDevice(device), "cudaSetDevice");
-    Context ctx{harness::query_device(), nullptr, once || profiler_attached()};
+    const std::string untimed = once ? "--once" : profiler_attached();
+    Context ctx{harness::query_device(), nullptr, !untimed.empty()};
     harness::L2Flusher flusher(ctx.device.l2_bytes);
     ctx.flusher = &flusher;
     if (!csv && !json) {
@@ -390,8 +426,7 @@ int main(int argc, char** argv) {
           "of interleaved pairs with its table's ceiling, L2 flushed before every sample\n",
           ctx.device.name, ctx.device.sm(), ctx.device.sm_count,
           ctx.device.l2_bytes / double(1 << 20));
-      if (ctx.profiling)
-        fmt::print("{}: every kernel runs once, untimed\n", once ? "--once" : "profiler detected");
+      if (ctx.profiling) fmt::print("{}: every kernel runs once, untimed\n", untimed);
     }
     auto wanted = [&](const char* id) {
       return only.empty() || std::find(only.begin(), only.end(), id) != only.end();

@@ -302,8 +302,7 @@ int main(int argc, char** argv) {
           report.grader_version = course::config::kVersion;
           report.course_version = manifest.version;
           report.lessons.push_back(driver::grade(sel, g, report.device));
-          progress.update(report.lessons.back(), now_iso());
-          progress.save();
+          if (progress.update(report.lessons.back(), now_iso())) progress.save();
           fmt::print("{}", course::to_text(report, course::TextOptions{color, verbose, self}));
           return report.exit_code();
         });
@@ -362,9 +361,13 @@ int main(int argc, char** argv) {
                                         : driver::grade(sel, g, report.device);
     report.lessons.push_back(r);  // without a GPU each lesson is still built: compile errors show
   }
-  if (!sanitizing)  // an untimed run says nothing about the gates
-    for (const course::LessonReport& r : report.lessons) progress.update(r, now_iso());
-  if (!progress.save() && !quiet)
+  // The file is written only when a lesson was recorded: a --variant run (never recorded), an
+  // untimed --sanitize run (says nothing about the gates) or a lesson that graded no step leaves
+  // it as it was, and does not create it.
+  bool recorded = false;
+  if (!sanitizing)
+    for (const course::LessonReport& r : report.lessons) recorded |= progress.update(r, now_iso());
+  if (recorded && !progress.save() && !quiet)
     fmt::print(stderr, "grader: could not save progress to {}\n", progress_path);
 
   const std::string text = course::to_text(report, course::TextOptions{color, verbose, self});

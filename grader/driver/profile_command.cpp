@@ -16,14 +16,22 @@ namespace driver {
 
 namespace fs = std::filesystem;
 
+// Nsight Compute, in order of preference: the `ncu` on PATH (what the user chose), the one
+// beside the nvcc the course builds with, the toolkit's default place, then standalone installs
+// under /opt/nvidia/nsight-compute.
 std::string find_ncu() {
-  std::vector<fs::path> candidates = {fs::path(course::config::kCudaCompiler).parent_path() / "ncu",
-                                      "/usr/local/cuda/bin/ncu"};
-  const Captured which = run_capture(
-      {"sh", "-c", "command -v ncu; ls -d /opt/nvidia/nsight-compute/*/ncu 2>/dev/null"});
-  std::istringstream in(which.output);
-  for (std::string line; std::getline(in, line);)
-    if (!line.empty()) candidates.insert(candidates.begin(), line);
+  std::vector<fs::path> candidates;
+  const Captured on_path = run_capture({"sh", "-c", "command -v ncu"});
+  std::istringstream path_lines(on_path.output);
+  for (std::string line; std::getline(path_lines, line);)
+    if (!line.empty()) candidates.emplace_back(line);
+  candidates.push_back(fs::path(course::config::kCudaCompiler).parent_path() / "ncu");
+  candidates.emplace_back("/usr/local/cuda/bin/ncu");
+  const Captured in_opt =
+      run_capture({"sh", "-c", "ls -d /opt/nvidia/nsight-compute/*/ncu 2>/dev/null"});
+  std::istringstream opt_lines(in_opt.output);
+  for (std::string line; std::getline(opt_lines, line);)
+    if (!line.empty()) candidates.emplace_back(line);
   for (const fs::path& p : candidates)
     if (!p.empty() && p.has_parent_path() && fs::exists(p)) return p.string();
   return "";

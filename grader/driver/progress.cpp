@@ -20,8 +20,8 @@ Progress::Progress(std::string path) : path_(std::move(path)) {
     data_["lessons"] = json::object();
 }
 
-void Progress::update(const course::LessonReport& lesson, const std::string& when) {
-  if (!lesson.variant.empty()) return;
+bool Progress::update(const course::LessonReport& lesson, const std::string& when) {
+  if (!lesson.variant.empty() || lesson.steps.empty()) return false;
   json& l = data_["lessons"][lesson.id];
   for (const course::StepReport& s : lesson.steps) {
     json& st = l["steps"][s.name];
@@ -36,6 +36,7 @@ void Progress::update(const course::LessonReport& lesson, const std::string& whe
     }
     if (s.speed) st["fraction"] = std::max(st.value("fraction", 0.0), s.speed->ratio);
   }
+  return true;
 }
 
 bool Progress::step_passed(const std::string& lesson, const std::string& step) const {

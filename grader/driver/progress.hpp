@@ -20,11 +20,16 @@ struct QuizScore {
   std::string last_taken;  ///< when the last attempt was recorded (ISO 8601)
 };
 
+/// The student's progress file: steps passed, hint tiers seen, quiz results. Read once when
+/// constructed; written only by save().
 class Progress {
  public:
+  /// Reads `path` if it exists; a missing or unreadable file starts empty. Creates nothing.
   explicit Progress(std::string path);
   /// Records the steps graded in `lesson` (the student's own code only, never a variant).
-  void update(const course::LessonReport& lesson, const std::string& when);
+  /// @return true when something was recorded (so the file needs saving); false for a variant
+  ///   (`--variant`: never recorded) and for a lesson that graded no step (no GPU, build failed).
+  bool update(const course::LessonReport& lesson, const std::string& when);
   bool step_passed(const std::string& lesson, const std::string& step) const;
   int hints_seen(const std::string& lesson, const std::string& step) const;
   void set_hints_seen(const std::string& lesson, const std::string& step, int tiers);

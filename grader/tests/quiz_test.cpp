@@ -202,6 +202,18 @@ TEST(QuizFiles, ChoiceFactsAreComputed) {
   const Question& unit = find(q06, "unit-of-transfer");
   EXPECT_EQ(course::sim::simulate(a).bytes_moved, 32u);
   EXPECT_EQ(unit.choices[unit.answer_index].rfind("32 bytes", 0), 0u);
+
+  // float4 against float: the same sectors, all used (so not "fewer sectors"); 4x the bytes per
+  // instruction.
+  course::sim::Access f1, f4;
+  f4.element_bytes = 16;
+  const auto r1 = course::sim::simulate(f1), r4 = course::sim::simulate(f4);
+  EXPECT_EQ(4 * r1.sectors.size(), r4.sectors.size());
+  EXPECT_EQ(r1.bytes_moved, r1.bytes_used);
+  EXPECT_EQ(r4.bytes_moved, r4.bytes_used);
+  EXPECT_EQ(r4.bytes_used, 4 * r1.bytes_used);
+  const Question& why = find(q06, "float4-why");
+  EXPECT_EQ(why.choices[why.answer_index].rfind("Each load instruction moves four times", 0), 0u);
 }
 
 // Every numeric question's answer, computed from first principles. A numeric question added to
@@ -214,6 +226,11 @@ TEST(QuizFiles, NumericAnswersAreRecomputed) {
          return 100.0 * 8.0 / (4.0 + 4.0 * std::min(s, 8));
        }},
       {"padded-bank", [] { return static_cast<double>((5 * 33 + 7) % 32); }},
+      {"float4-tail",
+       [] {
+         const int n = 1027, whole = n / 4;  // threads t < whole copy a float4
+         return static_cast<double>(n - 4 * whole);
+       }},
       {"effective-bandwidth", [] { return 2.0 * 4096 * 4096 * 4 / 40e-6 / 1e9; }},
   };
   int checked = 0;

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "course/clocks.hpp"
 #include "course/manifest.hpp"
 #include "course/report.hpp"
 
@@ -38,7 +39,31 @@ nlohmann::json speed(double ratio, double gate, const char* verdict) {
           {"ceiling_kernel", "copy_tiled"}};
 }
 
-course::Report sample() {
+// What a speed test records around its timing loop when NVML answers every query.
+nlohmann::json clocks() {
+  course::ClockSample before, after;
+  before.sm_mhz = 1980;
+  after.sm_mhz = 1965;
+  before.mem_mhz = after.mem_mhz = 3201;
+  before.temperature_c = 41;
+  after.temperature_c = 47;
+  before.event_reasons = 0x1;  // GPU idle: not a thermal or power reason
+  after.event_reasons = 0x0;
+  return course::clock_properties(before, after);
+}
+
+// What a speed test records when its first 30 pairs straddled the gate and it went on to 120.
+nlohmann::json remeasured() {
+  return {{"remeasured", true}, {"pairs_at_first_decision", 30.0}, {"pairs", 120.0}};
+}
+
+// The tiled step's speed test carries clock figures when `with_clocks`, and was re-measured when
+// `with_remeasure`; the naive one never has either (as on a machine without NVML), so one report
+// shows both.
+course::Report sample(bool with_clocks = true, bool with_remeasure = false) {
+  nlohmann::json tiled_speed = speed(0.48, 0.35, "pass");
+  if (with_clocks) tiled_speed.update(clocks());
+  if (with_remeasure) tiled_speed.update(remeasured());
   const std::vector<std::string> expected = {
       "naive/C.m/1x1",        "naive/S.t/timed",        "tiled/C.m/1x1",         "tiled/S.t/timed",
       "tiled_padded/C.m/1x1", "tiled_padded/C.m/33x31", "tiled_padded/S.t/timed"};
@@ -50,7 +75,7 @@ course::Report sample() {
        {{"kind", "speed"}, {"ratio", 0.15}, {"gate", nullptr}, {"verdict", "pass"}, {"gbps", 540}},
        1},
       {"tiled/C.m/1x1", "passed", {}, {}, 1},
-      {"tiled/S.t/timed", "passed", {}, speed(0.48, 0.35, "pass"), 1},
+      {"tiled/S.t/timed", "passed", {}, tiled_speed, 1},
       {"tiled_padded/C.m/1x1", "passed", {}, {}, 1},
       {"tiled_padded/C.m/33x31", "failed", {"1 of 1023 elements wrong <&>"}, {}, 1},
       // tiled_padded/S.t/timed never reported: must count as not run
@@ -190,14 +215,230 @@ TEST(ExitCode, Precedence) {
   EXPECT_EQ(r.exit_code(), course::kExitInternal);
 }
 
-// Writes a graded report's JUnit and Gradescope renderings for tools/validate_reports.py (the
+TEST(Clocks, ThrottleReasonsAreThermalOrPowerOnly) {
+  EXPECT_TRUE(course::throttle_reasons(0).empty());
+  // GPU idle, application clocks, sync boost, display clocks: no heat or power behind them.
+  EXPECT_TRUE(course::throttle_reasons(0x1 | 0x2 | 0x10 | 0x100).empty());
+  EXPECT_EQ(course::throttle_reasons(0x40 | 0x4),
+            (std::vector<std::string>{"sw_power_cap", "hw_thermal"}));
+  EXPECT_EQ(course::throttle_reasons(~0ULL),
+            (std::vector<std::string>{"sw_power_cap", "hw_slowdown", "sw_thermal", "hw_thermal",
+                                      "hw_power_brake"}));
+}
+
+TEST(Clocks, PropertiesLeaveOutWhatWasNotRead) {
+  EXPECT_EQ(course::clock_properties({}, {}), nlohmann::json::object());
+  course::ClockSample before, after;
+  before.sm_mhz = 1755;
+  after.temperature_c = 52;
+  const nlohmann::json p = course::clock_properties(before, after);
+  EXPECT_EQ(p, (nlohmann::json{{"sm_clock_mhz_before", 1755}, {"temperature_c_after", 52}}));
+  EXPECT_TRUE(p["sm_clock_mhz_before"].is_number_integer());
+}
+
+TEST(Clocks, ThrottleReasonsOfBothReadingsOnce) {
+  course::ClockSample before, after;
+  before.event_reasons = 0x20 | 0x4;  // sw_thermal, sw_power_cap
+  after.event_reasons = 0x4 | 0x1;    // sw_power_cap, idle
+  EXPECT_EQ(course::clock_properties(before, after)["throttle_reasons"],
+            (nlohmann::json{"sw_power_cap", "sw_thermal"}));
+  // One reading is enough to say "none"; an empty list is not the same as not knowing.
+  after.event_reasons.reset();
+  before.event_reasons = 0x1;
+  EXPECT_EQ(course::clock_properties(before, after)["throttle_reasons"], nlohmann::json::array());
+}
+
+TEST(Clocks, SpeedFiguresReadThemOrLeaveThemAbsent) {
+  nlohmann::json p = speed(0.48, 0.35, "pass");
+  const auto without = course::SpeedFigures::from_properties(p);
+  ASSERT_TRUE(without.has_value());
+  EXPECT_FALSE(without->has_clocks());
+  EXPECT_EQ(course::clocks_line(*without), "");
+
+  p.update(clocks());
+  const auto with = course::SpeedFigures::from_properties(p);
+  ASSERT_TRUE(with.has_value());
+  EXPECT_TRUE(with->has_clocks());
+  EXPECT_EQ(with->sm_clock_mhz_before, 1980);
+  EXPECT_EQ(with->sm_clock_mhz_after, 1965);
+  EXPECT_EQ(with->mem_clock_mhz_before, 3201);
+  EXPECT_EQ(with->mem_clock_mhz_after, 3201);
+  EXPECT_EQ(with->temperature_c_before, 41);
+  EXPECT_EQ(with->temperature_c_after, 47);
+  ASSERT_TRUE(with->throttle_reasons.has_value());
+  EXPECT_TRUE(with->throttle_reasons->empty());
+
+  // A malformed figure is not a figure.
+  p["sm_clock_mhz_before"] = "1980 MHz";
+  p["throttle_reasons"] = "none";
+  const auto malformed = course::SpeedFigures::from_properties(p);
+  EXPECT_FALSE(malformed->sm_clock_mhz_before.has_value());
+  EXPECT_FALSE(malformed->throttle_reasons.has_value());
+  EXPECT_EQ(malformed->sm_clock_mhz_after, 1965);
+}
+
+TEST(Clocks, LineSaysWhatWasRead) {
+  nlohmann::json p = speed(0.48, 0.35, "pass");
+  p.update(clocks());
+  course::SpeedFigures s = *course::SpeedFigures::from_properties(p);
+  EXPECT_EQ(course::clocks_line(s),
+            "clocks: SM 1980 -> 1965 MHz, memory 3201 MHz, 41 -> 47 C, not throttled "
+            "(as found, not locked by the grader)");
+  // A steady SM clock still shows both readings; a changed memory clock shows both too.
+  s.sm_clock_mhz_after = 1980;
+  s.mem_clock_mhz_after = 2619;
+  s.temperature_c_before.reset();
+  s.throttle_reasons = std::vector<std::string>{"sw_power_cap", "hw_thermal"};
+  EXPECT_EQ(course::clocks_line(s),
+            "clocks: SM 1980 -> 1980 MHz, memory 3201 -> 2619 MHz, 47 C, throttled: "
+            "sw_power_cap, hw_thermal (as found, not locked by the grader)");
+  // Only what was read: a temperature alone, throttling unknown.
+  course::SpeedFigures t;
+  t.temperature_c_after = 60;
+  EXPECT_EQ(course::clocks_line(t), "clocks: 60 C (as found, not locked by the grader)");
+  t = course::SpeedFigures{};
+  t.sm_clock_mhz_after = 1410;
+  EXPECT_EQ(course::clocks_line(t), "clocks: SM 1410 MHz (as found, not locked by the grader)");
+}
+
+TEST(Clocks, TextShowsThemUnderTimedStepsThatHaveThem) {
+  const std::string t = course::to_text(sample(), course::TextOptions{});
+  const std::string line =
+      "\n        clocks: SM 1980 -> 1965 MHz, memory 3201 MHz, 41 -> 47 C, not throttled (as "
+      "found, not locked by the grader)\n";
+  // Right under the tiled step's line, and only there (the naive step has no figures).
+  const auto tiled = t.find("PASS  tiled ");
+  ASSERT_NE(tiled, std::string::npos) << t;
+  EXPECT_EQ(t.find(line), t.find('\n', tiled)) << t;
+  EXPECT_EQ(t.find("clocks:"), t.rfind("clocks:")) << t;
+  const std::string without = course::to_text(sample(false), course::TextOptions{});
+  EXPECT_EQ(without.find("clocks:"), std::string::npos) << without;
+  // JUnit and Gradescope show each step's details, clocks included.
+  const nlohmann::json g = course::to_gradescope(sample(), "");
+  EXPECT_NE(g["tests"][1]["output"].get<std::string>().find("clocks: SM 1980 -> 1965 MHz"),
+            std::string::npos);
+  EXPECT_NE(course::to_junit(sample()).find("clocks: SM 1980 -&gt; 1965 MHz"), std::string::npos);
+}
+
+TEST(Clocks, JsonHasThemOnlyWhenRead) {
+  const nlohmann::json j = course::to_json(sample());
+  const auto& steps = j["lessons"][0]["steps"];
+  const nlohmann::json& tiled = steps[1]["speed"];
+  EXPECT_EQ(tiled["sm_clock_mhz_before"], 1980);
+  EXPECT_EQ(tiled["sm_clock_mhz_after"], 1965);
+  EXPECT_EQ(tiled["mem_clock_mhz_before"], 3201);
+  EXPECT_EQ(tiled["mem_clock_mhz_after"], 3201);
+  EXPECT_EQ(tiled["temperature_c_before"], 41);
+  EXPECT_EQ(tiled["temperature_c_after"], 47);
+  EXPECT_TRUE(tiled["sm_clock_mhz_before"].is_number_integer());
+  EXPECT_EQ(tiled["throttle_reasons"], nlohmann::json::array());
+  const char* keys[] = {"sm_clock_mhz_before", "sm_clock_mhz_after",   "mem_clock_mhz_before",
+                        "mem_clock_mhz_after", "temperature_c_before", "temperature_c_after",
+                        "throttle_reasons"};
+  for (const char* k : keys) EXPECT_FALSE(steps[0]["speed"].contains(k)) << k;
+  // Without figures the speed object is exactly what it was before clocks were recorded (15
+  // fields, and remeasured and pairs_at_first_decision, added since).
+  const nlohmann::json old = course::to_json(sample(false))["lessons"][0]["steps"][1]["speed"];
+  EXPECT_EQ(old.size(), 17u) << old.dump();
+  nlohmann::json stripped = tiled;
+  for (const char* k : keys) stripped.erase(k);
+  EXPECT_EQ(stripped, old);
+}
+
+TEST(RemeasureReport, SpeedFiguresReadItOrSayNot) {
+  nlohmann::json p = speed(0.48, 0.35, "pass");
+  const auto without = course::SpeedFigures::from_properties(p);
+  ASSERT_TRUE(without.has_value());
+  EXPECT_FALSE(without->remeasured);
+  EXPECT_EQ(without->pairs_at_first_decision, 0);
+  EXPECT_EQ(course::remeasure_note(*without), "");
+
+  p.update(remeasured());
+  const auto with = course::SpeedFigures::from_properties(p);
+  ASSERT_TRUE(with.has_value());
+  EXPECT_TRUE(with->remeasured);
+  EXPECT_EQ(with->pairs_at_first_decision, 30);
+  EXPECT_EQ(with->pairs, 120);
+  EXPECT_EQ(course::remeasure_note(*with),
+            "re-measured: the first 30 pairs straddled the gate, decided on 120 pairs");
+
+  // Malformed: not a bool is not a re-measure; a count without "remeasured": true is ignored.
+  p["remeasured"] = "yes";
+  const auto text = course::SpeedFigures::from_properties(p);
+  EXPECT_FALSE(text->remeasured);
+  EXPECT_EQ(text->pairs_at_first_decision, 0);
+  p["remeasured"] = true;
+  p["pairs_at_first_decision"] = "30";
+  const auto no_count = course::SpeedFigures::from_properties(p);
+  EXPECT_TRUE(no_count->remeasured);
+  EXPECT_EQ(no_count->pairs_at_first_decision, 0);
+  EXPECT_EQ(course::remeasure_note(*no_count),
+            "re-measured: the first pairs straddled the gate, decided on 120 pairs");
+}
+
+TEST(RemeasureReport, TextNotesItOnTheTimedStepLineOnly) {
+  const std::string note =
+      "; re-measured: the first 30 pairs straddled the gate, decided on 120 pairs";
+  const std::string t = course::to_text(sample(false, true), course::TextOptions{});
+  // On the tiled step's own line, after its figures.
+  const auto tiled = t.find("PASS  tiled ");
+  ASSERT_NE(tiled, std::string::npos) << t;
+  const std::string line = t.substr(tiled, t.find('\n', tiled) - tiled);
+  EXPECT_NE(line.find("1,728 GB/s = 48.0% of ceiling; needs 35%, margin + 13.0 pts" + note),
+            std::string::npos)
+      << line;
+  EXPECT_EQ(t.find("re-measured"), t.rfind("re-measured")) << t;  // once: naive was not
+  EXPECT_NE(t.find("median of 120 interleaved pairs"), std::string::npos) << t;
+  // Not re-measured: no note anywhere.
+  for (const course::Report& r : {sample(), sample(false)}) {
+    const std::string plain = course::to_text(r, course::TextOptions{});
+    EXPECT_EQ(plain.find("re-measured"), std::string::npos) << plain;
+    EXPECT_EQ(course::to_junit(r).find("re-measured"), std::string::npos);
+  }
+  // With a close call too, both are said.
+  course::Report close = sample(false, true);
+  course::SpeedFigures& s = *close.lessons[0].steps[1].speed;
+  s.close_call = true;
+  s.ratio = 0.351;
+  s.pairs = 600;
+  EXPECT_NE(course::to_text(close, course::TextOptions{})
+                .find("margin + 0.1 pts (close call); re-measured: the first 30 pairs straddled "
+                      "the gate, decided on 600 pairs"),
+            std::string::npos)
+      << course::to_text(close, course::TextOptions{});
+  // JUnit and Gradescope show each step's details, the note included.
+  const nlohmann::json g = course::to_gradescope(sample(false, true), "");
+  EXPECT_NE(g["tests"][1]["output"].get<std::string>().find(note.substr(2)), std::string::npos);
+  EXPECT_NE(course::to_junit(sample(false, true)).find(note.substr(2)), std::string::npos);
+}
+
+TEST(RemeasureReport, JsonSaysItEitherWay) {
+  const nlohmann::json with = course::to_json(sample(false, true))["lessons"][0]["steps"];
+  EXPECT_EQ(with[1]["speed"]["remeasured"], true);
+  EXPECT_EQ(with[1]["speed"]["pairs_at_first_decision"], 30);
+  EXPECT_TRUE(with[1]["speed"]["pairs_at_first_decision"].is_number_integer());
+  EXPECT_EQ(with[1]["speed"]["pairs"], 120);
+  // Not re-measured (and the naive step, which never had the properties): false and null.
+  const nlohmann::json without = course::to_json(sample(false))["lessons"][0]["steps"];
+  for (const nlohmann::json& step : {with[0], without[0], without[1]}) {
+    EXPECT_EQ(step["speed"]["remeasured"], false) << step.dump();
+    ASSERT_TRUE(step["speed"].contains("pairs_at_first_decision")) << step.dump();
+    EXPECT_TRUE(step["speed"]["pairs_at_first_decision"].is_null()) << step.dump();
+  }
+}
+
+// Writes a graded report's JUnit, Gradescope and --json renderings for validate_reports.py (the
 // schema check runs as its own ctest, see CMakeLists.txt).
 TEST(Samples, WriteForSchemaValidation) {
   const course::Report r = sample();
-  std::filesystem::create_directories(REPORT_SAMPLES_DIR);
-  std::ofstream(std::string(REPORT_SAMPLES_DIR) + "/graded.xml") << course::to_junit(r);
-  std::ofstream(std::string(REPORT_SAMPLES_DIR) + "/graded.json")
+  const std::string dir = REPORT_SAMPLES_DIR;
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "/graded.xml") << course::to_junit(r);
+  std::ofstream(dir + "/graded.json")
       << course::to_gradescope(r, course::to_text(r, course::TextOptions{})).dump(2);
+  // With clock figures and a re-measure, and with neither.
+  std::ofstream(dir + "/graded_report.json") << course::to_json(sample(true, true)).dump(2);
+  std::ofstream(dir + "/graded_report_no_clocks.json") << course::to_json(sample(false)).dump(2);
   SUCCEED();
 }
 

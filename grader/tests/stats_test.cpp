@@ -1,6 +1,8 @@
 // Statistics and the gate decision: the numbers every verdict rests on.
 #include <gtest/gtest.h>
 
+#include <functional>
+
 #include "course/stats.hpp"
 
 namespace {
@@ -77,6 +79,126 @@ TEST(Sampling, StopsWhenTightAndClearOfTheGate) {
   EXPECT_TRUE(course::keep_sampling(around(0.85, 0.001), 0.85, 30, 0.1, p));   // straddles
   EXPECT_FALSE(course::keep_sampling(around(0.85, 0.001), 0.85, p.max_pairs, 0.1, p));  // cap
   EXPECT_FALSE(course::keep_sampling(around(0.97, 0.05), 0.85, 30, p.max_seconds, p));  // time cap
+}
+
+TEST(Sampling, StateSaysWhy) {
+  using S = course::SamplingState;
+  course::SamplingPolicy p;
+  EXPECT_EQ(course::sampling_state(around(0.85, 0.001), 0.85, 10, 0.1, p), S::below_min_pairs);
+  EXPECT_EQ(course::sampling_state(around(0.97, 0.001), 0.85, 30, 0.1, p), S::settled);
+  EXPECT_EQ(course::sampling_state(around(0.97, 0.05), 0.85, 30, 0.1, p), S::too_wide);
+  EXPECT_EQ(course::sampling_state(around(0.85, 0.001), 0.85, 30, 0.1, p), S::straddles_gate);
+  // Straddling and too wide at once: the gate is named, it is the reason that matters.
+  EXPECT_EQ(course::sampling_state(around(0.85, 0.05), 0.85, 30, 0.1, p), S::straddles_gate);
+  // A cap wins over everything but the minimum.
+  EXPECT_EQ(course::sampling_state(around(0.85, 0.05), 0.85, p.max_pairs, 0.1, p), S::capped);
+  EXPECT_EQ(course::sampling_state(around(0.85, 0.05), 0.85, 30, p.max_seconds, p), S::capped);
+  // q1 < gate <= q3, as decide_gate: a gate exactly at q1 is not straddled, one at q3 is.
+  const course::Summary s = around(0.85, 0.01);  // q1 0.84, q3 0.86
+  EXPECT_EQ(course::sampling_state(s, s.q1, 30, 0.1, p), S::too_wide);
+  EXPECT_EQ(course::sampling_state(s, s.q3, 30, 0.1, p), S::straddles_gate);
+  EXPECT_EQ(course::sampling_state(s, std::nullopt, 30, 0.1, p), S::too_wide);
+  // keep_sampling(state) is the same decision as keep_sampling(summary, ...).
+  EXPECT_TRUE(course::keep_sampling(S::below_min_pairs));
+  EXPECT_TRUE(course::keep_sampling(S::straddles_gate));
+  EXPECT_TRUE(course::keep_sampling(S::too_wide));
+  EXPECT_FALSE(course::keep_sampling(S::capped));
+  EXPECT_FALSE(course::keep_sampling(S::settled));
+}
+
+TEST(Remeasure, FirstStraddlingCheckIsKept) {
+  using S = course::SamplingState;
+  course::Remeasure r;
+  EXPECT_FALSE(r.remeasured);
+  EXPECT_EQ(r.pairs_at_first_decision, 0u);
+  r = course::note_check(r, S::below_min_pairs, 10);
+  r = course::note_check(r, S::too_wide, 30);
+  EXPECT_FALSE(r.remeasured);
+  r = course::note_check(r, S::straddles_gate, 40);
+  EXPECT_TRUE(r.remeasured);
+  EXPECT_EQ(r.pairs_at_first_decision, 40u);
+  r = course::note_check(r, S::straddles_gate, 50);  // later checks change nothing
+  r = course::note_check(r, S::settled, 60);
+  EXPECT_TRUE(r.remeasured);
+  EXPECT_EQ(r.pairs_at_first_decision, 40u);
+  // A cap with the spread on the gate is a close call, not a re-measure: sampling stopped.
+  EXPECT_FALSE(course::note_check({}, S::capped, 600).remeasured);
+}
+
+// harness::time_pairs's loop without a GPU: batches of 10 pairs, the ratio of pair i being
+// ratio(i), until keep_sampling() says stop; no time passes.
+struct Loop {
+  course::Remeasure remeasure;
+  std::size_t pairs = 0;
+  course::GateDecision decision;
+};
+Loop run_loop(const std::function<double(std::size_t)>& ratio, std::optional<double> gate,
+              const course::SamplingPolicy& p) {
+  Loop loop;
+  std::vector<double> ratios;
+  for (;;) {
+    for (int i = 0; i < 10; ++i) ratios.push_back(ratio(ratios.size()));
+    const course::Summary s = summarize(ratios);
+    const course::SamplingState state = course::sampling_state(s, gate, ratios.size(), 0, p);
+    loop.remeasure = course::note_check(loop.remeasure, state, ratios.size());
+    if (!course::keep_sampling(state)) {
+      loop.pairs = ratios.size();
+      loop.decision = decide_gate(s, gate);
+      return loop;
+    }
+  }
+}
+
+TEST(Remeasure, LoopThatStraddledThenCleared) {
+  course::SamplingPolicy p;
+  p.target_rel_spread = 0.1;
+  // 30 pairs alternating 80% and 90% straddle an 85% gate; then 95% until q1 clears it (at 60).
+  const Loop loop =
+      run_loop([](std::size_t i) { return i < 30 ? (i % 2 ? 0.90 : 0.80) : 0.95; }, 0.85, p);
+  EXPECT_TRUE(loop.remeasure.remeasured);
+  EXPECT_EQ(loop.remeasure.pairs_at_first_decision, 30u);
+  EXPECT_EQ(loop.pairs, 60u);
+  EXPECT_FALSE(loop.decision.close_call);
+  EXPECT_EQ(loop.decision.verdict, Verdict::pass);
+}
+
+TEST(Remeasure, LoopThatStraddledToTheCap) {
+  course::SamplingPolicy p;
+  p.max_pairs = 100;
+  const Loop loop = run_loop([](std::size_t i) { return i % 2 ? 0.90 : 0.80; }, 0.85, p);
+  EXPECT_TRUE(loop.remeasure.remeasured);
+  EXPECT_EQ(loop.remeasure.pairs_at_first_decision, 30u);
+  EXPECT_EQ(loop.pairs, 100u);
+  EXPECT_TRUE(loop.decision.close_call);
+}
+
+TEST(Remeasure, FirstStraddleAfterTheMinimum) {
+  course::SamplingPolicy p;
+  p.max_pairs = 100;
+  // At 30 and 40 pairs q3 is below the gate (too wide, not straddling); at 50 it is above.
+  const Loop loop =
+      run_loop([](std::size_t i) { return i < 30 ? (i % 2 ? 0.80 : 0.70) : 0.95; }, 0.85, p);
+  EXPECT_TRUE(loop.remeasure.remeasured);
+  EXPECT_EQ(loop.remeasure.pairs_at_first_decision, 50u);
+}
+
+TEST(Remeasure, MorePairsForTheSpreadAloneIsNoRemeasure) {
+  course::SamplingPolicy p;
+  // Wide at first, far above the gate: more pairs than the minimum, but not for the gate.
+  const Loop wide =
+      run_loop([](std::size_t i) { return i < 30 ? (i % 2 ? 0.90 : 0.80) : 0.90; }, 0.50, p);
+  EXPECT_GT(wide.pairs, p.min_pairs);
+  EXPECT_FALSE(wide.remeasure.remeasured);
+  EXPECT_EQ(wide.remeasure.pairs_at_first_decision, 0u);
+  // No gate: nothing to straddle.
+  EXPECT_FALSE(run_loop([](std::size_t i) { return i % 2 ? 0.90 : 0.80; }, std::nullopt, p)
+                   .remeasure.remeasured);
+  // Straddling when the cap is reached at the first check: a close call without a re-measure.
+  p.max_pairs = p.min_pairs;
+  const Loop capped = run_loop([](std::size_t i) { return i % 2 ? 0.90 : 0.80; }, 0.85, p);
+  EXPECT_FALSE(capped.remeasure.remeasured);
+  EXPECT_EQ(capped.pairs, 30u);
+  EXPECT_TRUE(capped.decision.close_call);
 }
 
 }  // namespace

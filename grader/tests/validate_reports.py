@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Validates grader outputs against their schemas: *.xml against schemas/junit.xsd (and the
-counts in each testsuite against its testcases), *.json against the Gradescope schema (and the
-score against the tests' scores).
+counts in each testsuite against its testcases); *.json holding the grader's own report
+(--json, "format": "cuda-course-grader-report") against schemas/grader-report.schema.json (and
+each speed's margin against its fraction and gate, and its re-measure fields against each other);
+any other *.json against the Gradescope schema (and the score against the tests' scores).
 usage: validate_reports.py FILE..."""
 import json
 import pathlib
@@ -39,18 +41,50 @@ def check_gradescope(path, schema):
         assert t["score"] <= t["max_score"], f"{path}: {t['name']} scores above its max_score"
 
 
+def is_grader_report(path):
+    data = json.loads(path.read_text())
+    return isinstance(data, dict) and data.get("format") == "cuda-course-grader-report"
+
+
+def check_grader_report(path, schema):
+    data = json.loads(path.read_text())
+    jsonschema.validate(data, schema)
+    for lesson in data["lessons"]:
+        for step in lesson["steps"]:
+            name = f"{path}: {lesson['lesson']}.{step['step']}"
+            assert step["tests_passed"] <= step["tests_total"], f"{name}: more tests passed than ran"
+            speed = step["speed"]
+            if speed is None:
+                continue
+            assert (speed["gate"] is None) == (speed["margin"] is None), f"{name}: margin without gate"
+            if speed["gate"] is not None:
+                margin = speed["fraction_of_ceiling"] - speed["gate"]
+                assert abs(speed["margin"] - margin) < 1e-9, f"{name}: margin != fraction - gate"
+            # A re-measure needs a gate, and went on past the pairs it was first decided on.
+            first = speed.get("pairs_at_first_decision")
+            if speed.get("remeasured"):
+                assert speed["gate"] is not None, f"{name}: re-measured without a gate"
+                assert first is None or first < speed["pairs"], \
+                    f"{name}: pairs_at_first_decision not below pairs"
+            else:
+                assert first is None, f"{name}: pairs_at_first_decision without remeasured"
+
+
 def main(files):
     if not files:
         print(__doc__)
         return 2
     junit = xmlschema.XMLSchema(str(HERE / "schemas" / "junit.xsd"))
     gradescope = json.loads((HERE / "schemas" / "gradescope-results.schema.json").read_text())
+    report = json.loads((HERE / "schemas" / "grader-report.schema.json").read_text())
     bad = 0
     for name in files:
         path = pathlib.Path(name)
         try:
             if path.suffix == ".xml":
                 check_junit(path, junit)
+            elif is_grader_report(path):
+                check_grader_report(path, report)
             else:
                 check_gradescope(path, gradescope)
             print(f"valid: {path}")

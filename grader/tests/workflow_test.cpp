@@ -1,4 +1,5 @@
-// grader reset never loses a student's work; grader watch re-grades on change.
+// grader reset never loses a student's work; grader watch re-grades on change; only the student's
+// own graded steps are recorded as progress.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -8,6 +9,7 @@
 #include <thread>
 
 #include "course/manifest.hpp"
+#include "progress.hpp"
 #include "workflow.hpp"
 
 namespace {
@@ -152,6 +154,37 @@ TEST_F(Workflow, WatchGradesAgainAfterASave) {
   driver::run_watch(lesson_, root_.string(), 0.1, 2, [&] { return ++graded, 0; });
   editor.join();
   EXPECT_EQ(graded, 2);
+}
+
+// The grader saves progress only when update() says a lesson was recorded (main.cpp, and watch):
+// a --variant run, or a lesson that graded no step (no GPU, build failed), records nothing.
+TEST(ProgressUpdate, RecordsOnlyTheStudentsGradedSteps) {
+  const fs::path p = fs::temp_directory_path() /
+                     ("grader-progress-update-" + std::to_string(::getpid()) + ".json");
+  fs::remove(p);
+  driver::Progress progress(p.string());
+  EXPECT_FALSE(fs::exists(p));  // reading creates nothing
+  course::LessonReport l;
+  l.id = "07_transpose";
+  l.status = "pass";
+  course::StepReport naive;
+  naive.name = "naive";
+  naive.status = "pass";
+  l.steps = {naive};
+  l.variant = "solution";
+  EXPECT_FALSE(progress.update(l, "t1"));
+  EXPECT_FALSE(progress.step_passed("07_transpose", "naive"));
+  l.variant = "";
+  course::LessonReport no_gpu = l;
+  no_gpu.status = "no_gpu";
+  no_gpu.steps.clear();
+  EXPECT_FALSE(progress.update(no_gpu, "t1"));
+  EXPECT_TRUE(progress.update(l, "t2"));
+  EXPECT_TRUE(progress.step_passed("07_transpose", "naive"));
+  EXPECT_FALSE(fs::exists(p));  // nothing is written until save()
+  ASSERT_TRUE(progress.save());
+  EXPECT_TRUE(driver::Progress(p.string()).step_passed("07_transpose", "naive"));
+  fs::remove(p);
 }
 
 }  // namespace

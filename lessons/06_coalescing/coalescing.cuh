@@ -11,6 +11,9 @@
 ///   threadIdx.x walks along a row (the fix for the swapped row/column bug).
 /// - step `soa_update`: a particle update x += vx * dt (and y, z) on a structure of arrays, so
 ///   that each field a warp loads is one contiguous run of 128 bytes.
+/// - step `vector_copy` (optional, the lab's float4 extension): a plain copy with 16 bytes per
+///   thread (one float4 load and store) instead of 4, and a scalar tail for the last n % 4
+///   elements. Its ceiling is the course's own float4 copy with the same grid and tail.
 ///
 /// Every launch is course-owned (lessons/06_coalescing/launch.cu): the student writes kernel
 /// bodies only. Each step is timed against its own "copy rung", a copy kernel with exactly the
@@ -36,10 +39,10 @@ constexpr int BLOCK_Y = 8;
 constexpr int MAX_CHANNELS = 65535;
 
 /// The lesson's steps, in the order the course manifest lists them.
-enum class Step { by_channel, row_major_2d, soa_update };
+enum class Step { by_channel, row_major_2d, soa_update, vector_copy };
 
 /// Step name as the manifest and the grader spell it ("by_channel", "row_major_2d",
-/// "soa_update").
+/// "soa_update", "vector_copy").
 const char* step_name(Step step);
 
 /// Particles as a structure of arrays (SoA): each field is its own array of `n` floats, element i
@@ -110,6 +113,19 @@ __global__ void scale_matrix(const float* __restrict__ in, float* __restrict__ o
 /// @param n  number of particles, >= 1
 __global__ void update_soa(Particles p, float dt, int n);
 
+/// Step `vector_copy` (optional): out[i] = in[i] for every i < n, moving 16 bytes per thread.
+///
+/// Launch: BLOCK_THREADS threads per block, ceil(ceil(n / 4) / BLOCK_THREADS) blocks, so one
+/// thread per group of 4 floats: thread t owns in[4t] .. in[4t + 3]. Threads t < n / 4 copy their
+/// group as one float4 (a 16-byte load and store); thread n / 4 copies the n % 4 floats left
+/// after the last whole group one by one (none when n is a multiple of 4); threads past it do
+/// nothing. Both pointers are 16-byte aligned (the launcher checks), so in + 4t may be read as
+/// a float4.
+/// @param in  n floats, device memory, 16-byte aligned
+/// @param out n floats, device memory, 16-byte aligned, not overlapping `in`
+/// @param n   number of floats, >= 1
+__global__ void copy_float4(const float* __restrict__ in, float* __restrict__ out, int n);
+
 // ---- Launchers the course owns (lessons/06_coalescing/launch.cu) ----
 // All launchers are asynchronous on `stream` and return cudaSuccess, cudaErrorInvalidValue when
 // a size is outside the documented range (nothing is launched then), or the launch error.
@@ -159,5 +175,17 @@ cudaError_t launch_copy_particles_soa(Particles p, int n, cudaStream_t stream = 
 /// @param stream stream of the launch
 /// @return cudaErrorInvalidValue when n < 1
 cudaError_t launch_update_aos(Particle* p, float dt, int n, cudaStream_t stream = 0);
+
+/// Launches the student's copy_float4 with the `vector_copy` geometry.
+/// @return cudaErrorInvalidValue when n < 1 or when `in` or `out` is not 16-byte aligned
+cudaError_t launch_copy_float4(const float* in, float* out, int n, cudaStream_t stream = 0);
+
+/// Ceiling of `vector_copy`: the course's own float4 copy (kernel `copy_float4_reference`), with
+/// exactly copy_float4's grid, block, float4 body and scalar tail. Moves the same 2 * n * 4 bytes.
+/// A copy has no arithmetic to take away, so here the rung is the finished kernel itself; the
+/// one-float-per-thread copy it improves on is the bench's `float4` table. Errors as
+/// launch_copy_float4.
+cudaError_t launch_copy_float4_reference(const float* in, float* out, int n,
+                                         cudaStream_t stream = 0);
 
 }  // namespace coalescing

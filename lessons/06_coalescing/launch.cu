@@ -2,6 +2,8 @@
 // timed under the same grid and block as the copy rung it is compared with. Each copy rung below
 // is the step's kernel minus its arithmetic: same threads, same index math, same bounds checks,
 // same bytes read and written.
+#include <cstdint>
+
 #include "coalescing.cuh"
 
 namespace coalescing {
@@ -87,6 +89,33 @@ unsigned particles_grid(int n) {
   return static_cast<unsigned>((n + static_cast<long long>(BLOCK_THREADS) - 1) / BLOCK_THREADS);
 }
 
+// ---- vector_copy ----
+
+// The ceiling of vector_copy: thread t copies floats 4t .. 4t + 3 as one float4; thread n / 4
+// copies the 0 to 3 floats left past the last whole group, one by one. (Indices stay below n:
+// 4 * t is formed only for t <= n / 4, so it cannot overflow an int.)
+__global__ void copy_float4_reference(const float* __restrict__ in, float* __restrict__ out,
+                                      int n) {
+  const int t = blockIdx.x * blockDim.x + threadIdx.x;
+  const int whole = n / 4;  // groups of 4 floats entirely below n
+  if (t < whole) {
+    reinterpret_cast<float4*>(out)[t] = reinterpret_cast<const float4*>(in)[t];
+  } else if (t == whole) {
+    for (int i = 4 * whole; i < n; ++i) out[i] = in[i];
+  }
+}
+
+cudaError_t check_float4(const float* in, const float* out, int n) {
+  const auto misaligned = [](const float* p) { return reinterpret_cast<uintptr_t>(p) % 16 != 0; };
+  if (n < 1 || misaligned(in) || misaligned(out)) return cudaErrorInvalidValue;
+  return cudaSuccess;
+}
+
+unsigned float4_grid(int n) {
+  const long long groups = (n + 3LL) / 4;
+  return static_cast<unsigned>((groups + BLOCK_THREADS - 1) / BLOCK_THREADS);
+}
+
 }  // namespace
 
 const char* step_name(Step step) {
@@ -97,6 +126,8 @@ const char* step_name(Step step) {
       return "row_major_2d";
     case Step::soa_update:
       return "soa_update";
+    case Step::vector_copy:
+      return "vector_copy";
   }
   return "?";
 }
@@ -146,6 +177,18 @@ cudaError_t launch_copy_particles_soa(Particles p, int n, cudaStream_t stream) {
 cudaError_t launch_update_aos(Particle* p, float dt, int n, cudaStream_t stream) {
   if (cudaError_t err = check_particles(n); err != cudaSuccess) return err;
   update_aos<<<particles_grid(n), BLOCK_THREADS, 0, stream>>>(p, dt, n);
+  return cudaGetLastError();
+}
+
+cudaError_t launch_copy_float4(const float* in, float* out, int n, cudaStream_t stream) {
+  if (cudaError_t err = check_float4(in, out, n); err != cudaSuccess) return err;
+  copy_float4<<<float4_grid(n), BLOCK_THREADS, 0, stream>>>(in, out, n);
+  return cudaGetLastError();
+}
+
+cudaError_t launch_copy_float4_reference(const float* in, float* out, int n, cudaStream_t stream) {
+  if (cudaError_t err = check_float4(in, out, n); err != cudaSuccess) return err;
+  copy_float4_reference<<<float4_grid(n), BLOCK_THREADS, 0, stream>>>(in, out, n);
   return cudaGetLastError();
 }
 

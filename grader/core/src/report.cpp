@@ -5,11 +5,23 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <utility>
 
 namespace course {
 
 using nlohmann::json;
 using protocol::TestRecord;
+
+namespace {
+// The optional clock figures: the same key in the test's properties and in the JSON report.
+constexpr std::pair<const char*, std::optional<int> SpeedFigures::*> kClockFigures[] = {
+    {"sm_clock_mhz_before", &SpeedFigures::sm_clock_mhz_before},
+    {"sm_clock_mhz_after", &SpeedFigures::sm_clock_mhz_after},
+    {"mem_clock_mhz_before", &SpeedFigures::mem_clock_mhz_before},
+    {"mem_clock_mhz_after", &SpeedFigures::mem_clock_mhz_after},
+    {"temperature_c_before", &SpeedFigures::temperature_c_before},
+    {"temperature_c_after", &SpeedFigures::temperature_c_after}};
+}  // namespace
 
 std::optional<SpeedFigures> SpeedFigures::from_properties(const json& p) {
   // A speed test that stopped before timing (wrong output) has no figures to show.
@@ -26,10 +38,34 @@ std::optional<SpeedFigures> SpeedFigures::from_properties(const json& p) {
   s.pairs = p.value("pairs", 0);
   s.verdict = p.value("verdict", "");
   s.close_call = p.value("close_call", false);
+  // Optional (older records lack it): not re-measured unless it says so.
+  s.remeasured =
+      p.contains("remeasured") && p["remeasured"].is_boolean() && p["remeasured"].get<bool>();
+  if (s.remeasured && p.contains("pairs_at_first_decision") &&
+      p["pairs_at_first_decision"].is_number() && p["pairs_at_first_decision"].get<double>() > 0 &&
+      p["pairs_at_first_decision"].get<double>() < 1e9)
+    s.pairs_at_first_decision = static_cast<int>(p["pairs_at_first_decision"].get<double>());
   s.memcpy_gbps = p.value("memcpy_gbps", 0.0);
   s.peak_gbps = p.value("peak_gbps", 0.0);
   s.ceiling_kernel = p.value("ceiling_kernel", "");
+  // Clock figures (course/clocks.hpp): optional, so a missing or malformed one stays absent.
+  for (const auto& [key, member] : kClockFigures) {
+    if (!p.contains(key) || !p[key].is_number()) continue;
+    const double v = p[key].get<double>();
+    if (v >= 0 && v < 1e6) s.*member = static_cast<int>(v);
+  }
+  if (p.contains("throttle_reasons") && p["throttle_reasons"].is_array()) {
+    std::vector<std::string> reasons;
+    for (const json& r : p["throttle_reasons"])
+      if (r.is_string()) reasons.push_back(r.get<std::string>());
+    s.throttle_reasons = reasons;
+  }
   return s;
+}
+
+bool SpeedFigures::has_clocks() const {
+  return sm_clock_mhz_before || sm_clock_mhz_after || mem_clock_mhz_before || mem_clock_mhz_after ||
+         temperature_c_before || temperature_c_after || throttle_reasons;
 }
 
 int Report::exit_code() const {
@@ -122,7 +158,7 @@ std::string status_word(const std::string& status, const Style& st) {
   return st("FAIL", "1;31");
 }
 
-std::string speed_line(const SpeedFigures& s) {
+std::string speed_figures(const SpeedFigures& s) {
   std::string line =
       fmt::format("{} GB/s = {:.1f}% of ceiling", group_thousands(s.gbps), 100 * s.ratio);
   if (s.verdict == "impossible") return line + " (impossible: rejected)";
@@ -131,6 +167,21 @@ std::string speed_line(const SpeedFigures& s) {
   return line + fmt::format("; needs {:.0f}%, {} {:.1f} pts{}", 100 * *s.gate,
                             margin >= 0 ? "margin +" : "short by ", std::fabs(margin),
                             s.close_call ? " (close call)" : "");
+}
+
+// The figures, then why the timing went on, if the gate was the reason.
+std::string speed_line(const SpeedFigures& s) {
+  const std::string note = remeasure_note(s);
+  return speed_figures(s) + (note.empty() ? "" : "; " + note);
+}
+
+// "1980 -> 1965 MHz", "1980 MHz" (unchanged, or only one reading), "" (no reading).
+std::string before_after(const std::optional<int>& before, const std::optional<int>& after,
+                         const char* unit) {
+  if (before && after && *before != *after)
+    return fmt::format("{} -> {} {}", *before, *after, unit);
+  if (before || after) return fmt::format("{} {}", before ? *before : *after, unit);
+  return "";
 }
 
 std::string indent_lines(const std::string& text, const std::string& pad) {
@@ -154,6 +205,38 @@ std::string device_line(const json& d) {
 }
 
 }  // namespace
+
+std::string remeasure_note(const SpeedFigures& s) {
+  if (!s.remeasured) return "";
+  // pairs_at_first_decision is 0 only in a malformed record: then say what is known.
+  const std::string first = s.pairs_at_first_decision > 0
+                                ? fmt::format("the first {} pairs", s.pairs_at_first_decision)
+                                : std::string("the first pairs");
+  return fmt::format("re-measured: {} straddled the gate, decided on {} pairs", first, s.pairs);
+}
+
+std::string clocks_line(const SpeedFigures& s) {
+  std::vector<std::string> parts;
+  // The SM clock always as "before -> after" when both were read: a steady one is news too.
+  if (s.sm_clock_mhz_before && s.sm_clock_mhz_after)
+    parts.push_back(fmt::format("SM {} -> {} MHz", *s.sm_clock_mhz_before, *s.sm_clock_mhz_after));
+  else if (s.sm_clock_mhz_before || s.sm_clock_mhz_after)
+    parts.push_back("SM " + before_after(s.sm_clock_mhz_before, s.sm_clock_mhz_after, "MHz"));
+  if (std::string mem = before_after(s.mem_clock_mhz_before, s.mem_clock_mhz_after, "MHz");
+      !mem.empty())
+    parts.push_back("memory " + mem);
+  if (std::string t = before_after(s.temperature_c_before, s.temperature_c_after, "C"); !t.empty())
+    parts.push_back(t);
+  if (s.throttle_reasons) {
+    std::string reasons;
+    for (const std::string& r : *s.throttle_reasons) reasons += (reasons.empty() ? "" : ", ") + r;
+    parts.push_back(reasons.empty() ? "not throttled" : "throttled: " + reasons);
+  }
+  if (parts.empty()) return "";
+  std::string line = "clocks: ";
+  for (std::size_t i = 0; i < parts.size(); ++i) line += (i ? ", " : "") + parts[i];
+  return line + " (as found, not locked by the grader)";
+}
 
 std::string to_text(const Report& report, const TextOptions& opt) {
   const Style st{opt.color};
@@ -185,6 +268,7 @@ std::string to_text(const Report& report, const TextOptions& opt) {
       }
       if (s.optional) line += "   (optional)";
       out += line + "\n";
+      if (s.speed && s.speed->has_clocks()) out += "        " + clocks_line(*s.speed) + "\n";
       if (s.status == "pass") continue;
       if (!s.reason.empty()) out += "        " + s.reason + "\n";
       const std::size_t shown =
@@ -205,7 +289,7 @@ std::string to_text(const Report& report, const TextOptions& opt) {
     }
     if (context) {
       out += fmt::format(
-          "  ceiling: {} on {} floats, {} GB/s, measured interleaved with your kernel in this "
+          "  ceiling: {} on {}, {} GB/s, measured interleaved with your kernel in this "
           "run\n",
           context->ceiling_kernel, context->shape, group_thousands(context->ceiling_gbps));
       out += fmt::format(
@@ -232,21 +316,30 @@ json record_json(const TestRecord& t) {
 }
 
 json speed_json(const SpeedFigures& s) {
-  return {{"shape", s.shape},
-          {"bytes", s.bytes},
-          {"gbps", s.gbps},
-          {"ceiling_gbps", s.ceiling_gbps},
-          {"ceiling_kernel", s.ceiling_kernel},
-          {"fraction_of_ceiling", s.ratio},
-          {"fraction_q1", s.ratio_q1},
-          {"fraction_q3", s.ratio_q3},
-          {"gate", s.gate ? json(*s.gate) : json(nullptr)},
-          {"margin", s.gate ? json(s.ratio - *s.gate) : json(nullptr)},
-          {"pairs", s.pairs},
-          {"verdict", s.verdict},
-          {"close_call", s.close_call},
-          {"memcpy_gbps", s.memcpy_gbps},
-          {"peak_gbps", s.peak_gbps}};
+  json j = {{"shape", s.shape},
+            {"bytes", s.bytes},
+            {"gbps", s.gbps},
+            {"ceiling_gbps", s.ceiling_gbps},
+            {"ceiling_kernel", s.ceiling_kernel},
+            {"fraction_of_ceiling", s.ratio},
+            {"fraction_q1", s.ratio_q1},
+            {"fraction_q3", s.ratio_q3},
+            {"gate", s.gate ? json(*s.gate) : json(nullptr)},
+            {"margin", s.gate ? json(s.ratio - *s.gate) : json(nullptr)},
+            {"pairs", s.pairs},
+            {"verdict", s.verdict},
+            {"close_call", s.close_call},
+            {"remeasured", s.remeasured},
+            {"pairs_at_first_decision", s.remeasured && s.pairs_at_first_decision > 0
+                                            ? json(s.pairs_at_first_decision)
+                                            : json(nullptr)},
+            {"memcpy_gbps", s.memcpy_gbps},
+            {"peak_gbps", s.peak_gbps}};
+  // Optional: present only when read (format_version 1 only ever gains optional fields).
+  for (const auto& [key, member] : kClockFigures)
+    if (const std::optional<int>& value = s.*member) j[key] = *value;
+  if (s.throttle_reasons) j["throttle_reasons"] = *s.throttle_reasons;
+  return j;
 }
 }  // namespace
 
@@ -320,6 +413,7 @@ std::string xml_escape(const std::string& s) {
 std::string step_details(const StepReport& s) {
   std::string d;
   if (s.speed) d += speed_line(*s.speed) + "\n";
+  if (s.speed && s.speed->has_clocks()) d += clocks_line(*s.speed) + "\n";
   if (!s.reason.empty()) d += s.reason + "\n";
   for (const TestRecord& t : s.problems) {
     d += t.name + " [" + t.status + "]\n";

@@ -34,12 +34,32 @@ Summary summarize(std::vector<double> values) {
   return s;
 }
 
+SamplingState sampling_state(const Summary& ratio, std::optional<double> gate, std::size_t pairs,
+                             double elapsed_seconds, const SamplingPolicy& policy) {
+  if (pairs < policy.min_pairs) return SamplingState::below_min_pairs;
+  if (pairs >= policy.max_pairs || elapsed_seconds >= policy.max_seconds)
+    return SamplingState::capped;
+  if (gate && ratio.q1 < *gate && *gate <= ratio.q3) return SamplingState::straddles_gate;
+  return ratio.rel_spread() > policy.target_rel_spread ? SamplingState::too_wide
+                                                       : SamplingState::settled;
+}
+
+bool keep_sampling(SamplingState state) {
+  return state == SamplingState::below_min_pairs || state == SamplingState::straddles_gate ||
+         state == SamplingState::too_wide;
+}
+
 bool keep_sampling(const Summary& ratio, std::optional<double> gate, std::size_t pairs,
                    double elapsed_seconds, const SamplingPolicy& policy) {
-  if (pairs < policy.min_pairs) return true;
-  if (pairs >= policy.max_pairs || elapsed_seconds >= policy.max_seconds) return false;
-  if (gate && ratio.q1 < *gate && *gate <= ratio.q3) return true;  // straddles: re-measure
-  return ratio.rel_spread() > policy.target_rel_spread;
+  return keep_sampling(sampling_state(ratio, gate, pairs, elapsed_seconds, policy));
+}
+
+Remeasure note_check(Remeasure so_far, SamplingState state, std::size_t pairs) {
+  if (!so_far.remeasured && state == SamplingState::straddles_gate) {
+    so_far.remeasured = true;
+    so_far.pairs_at_first_decision = pairs;
+  }
+  return so_far;
 }
 
 GateDecision decide_gate(const Summary& ratio, std::optional<double> gate,

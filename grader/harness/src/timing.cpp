@@ -79,7 +79,10 @@ PairedTiming time_pairs(const Launch& ceiling, const Launch& student, double byt
     }
     t.ratio_summary = course::summarize(t.ratio);
     t.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (!course::keep_sampling(t.ratio_summary, gate, t.ratio.size(), t.seconds, policy)) break;
+    const course::SamplingState state =
+        course::sampling_state(t.ratio_summary, gate, t.ratio.size(), t.seconds, policy);
+    t.remeasure = course::note_check(t.remeasure, state, t.ratio.size());
+    if (!course::keep_sampling(state)) break;
   }
   t.ceiling_gbps = gbps(bytes, course::summarize(t.ceiling_ms).median);
   t.student_gbps = gbps(bytes, course::summarize(t.student_ms).median);

@@ -5,6 +5,8 @@
 //   row_major_2d/MatrixSpeed.meets_gate/timed                       against copy_matrix
 //   soa_update/ParticlesCorrect.matches_reference/n_<n>             tolerance (see below)
 //   soa_update/ParticlesSpeed.meets_gate/timed                      against copy_particles_soa
+//   vector_copy/Float4Correct.matches_reference/n_<n>               exact copy, tails of 0-3
+//   vector_copy/Float4Speed.meets_gate/timed                        against copy_float4_reference
 //
 // Comparisons. A product of two floats has one rounding whatever the compiler does, so
 // scale_channels and scale_matrix are compared bit for bit with the host's float multiply. The
@@ -161,7 +163,7 @@ TEST_P(ChannelsSpeed, meets_gate) {
   c.lesson = kLesson;
   c.step = coalescing::step_name(Step::by_channel);
   c.ceiling_kernel = "copy_channels";
-  c.shape = harness::shape_name(channels, n);
+  c.shape = harness::shape_name(channels, n) + " floats";
   c.bytes = 2.0 * static_cast<double>(total) * sizeof(float);  // gains: 256 B, not counted
   c.ceiling = [&](cudaStream_t s) {
     return coalescing::launch_copy_channels(in.data(), out.data(), channels, n, s);
@@ -266,7 +268,7 @@ TEST_P(MatrixSpeed, meets_gate) {
   c.lesson = kLesson;
   c.step = coalescing::step_name(Step::row_major_2d);
   c.ceiling_kernel = "copy_matrix";
-  c.shape = harness::shape_name(side, side);
+  c.shape = harness::shape_name(side, side) + " floats";
   c.bytes = 2.0 * static_cast<double>(n) * sizeof(float);
   c.ceiling = [&](cudaStream_t st) {
     return coalescing::launch_copy_matrix(in.data(), out.data(), side, side, st);
@@ -464,5 +466,108 @@ TEST_P(ParticlesSpeed, meets_gate) {
 }
 
 INSTANTIATE_TEST_SUITE_P(soa_update, ParticlesSpeed, ::testing::Values(Step::soa_update), timed);
+
+// ============================== vector_copy ==============================
+
+// Every tail length (n % 4 = 0..3) at 1-9 floats; around a warp's 32 groups (128 floats) and a
+// block's 256 groups (1024 floats); primes; a multi-block grid with each tail length.
+const int kCopyCounts[] = {1,    2,    3,    4,     5,     6,      7,       8,       9,
+                           127,  128,  129,  130,   131,   1023,   1024,    1025,    1026,
+                           1027, 4099, 8191, 65537, 65540, 100003, 1048577, 1048578, 1048579};
+
+std::string copy_case_name(const ::testing::TestParamInfo<int>& info) {
+  return "n_" + std::to_string(info.param);
+}
+
+// "3 of 1027 floats wrong (3 never written); first mismatch at out[1024]: expected 0.5, got NaN
+// (never written). out[1024] .. out[1026] are the tail: the n % 4 = 3 floats after the last whole
+// float4, which one thread must copy one by one"
+std::string describe_copy(const harness::Comparison& c, int n) {
+  std::string s = fmt::format(
+      "{} of {} floats wrong ({} never written); first mismatch at out[{}]: expected {}, got {}",
+      c.wrong, c.total, c.unwritten, c.first, c.expected,
+      c.first_unwritten ? std::string("NaN (never written)") : fmt::format("{}", c.got));
+  const int tail = n % 4, first_tail = n - tail;
+  if (tail > 0 && c.first >= static_cast<std::size_t>(first_tail))
+    s += fmt::format(
+        ". out[{}] .. out[{}] are the tail: the n % 4 = {} floats after the last whole float4, "
+        "which one thread must copy one by one",
+        first_tail, n - 1, tail);
+  return s;
+}
+
+class Float4Correct : public ::testing::TestWithParam<int> {};
+
+TEST_P(Float4Correct, matches_reference) {
+  const int n = GetParam();
+  if (harness::quick() && n > (1 << 16)) GTEST_SKIP() << "quick mode: large shape skipped";
+  const std::string what = fmt::format("n = {} floats (n % 4 = {})", n, n % 4);
+  const std::uint64_t seed = seed_for(4, n, 0);
+  harness::record("shape", what);
+  harness::record("seed", static_cast<double>(seed));
+
+  const std::vector<float> in = harness::random_floats(n, seed);
+  harness::DeviceBuffer<float> d_in(n, guard_for(n)), d_out(n, guard_for(n));
+  d_in.poison();
+  d_in.upload(in);
+  d_out.poison();
+  const std::string where = "copy_float4 on " + what;
+  harness::check(coalescing::launch_copy_float4(d_in.data(), d_out.data(), n), "launch " + where);
+  harness::wait(0, where);
+
+  const harness::Comparison cmp =
+      harness::compare_exact(in, d_out.download(), harness::kPoisonByte);
+  if (!cmp.ok()) ADD_FAILURE() << where << ", seed " << seed << ": " << describe_copy(cmp, n);
+  if (const std::size_t outside = d_out.guard_damage(); outside > 0)
+    ADD_FAILURE() << where << ": wrote " << outside
+                  << " elements past out[n - 1]. A float4 store may only cover a group of 4 that "
+                     "lies entirely below n; copy the tail one float at a time";
+  if (!same_bits(d_in.download(), in))
+    ADD_FAILURE() << where << ": the input changed. copy_float4 must only read `in`";
+}
+
+INSTANTIATE_TEST_SUITE_P(vector_copy, Float4Correct, ::testing::ValuesIn(kCopyCounts),
+                         copy_case_name);
+
+class Float4Speed : public ::testing::TestWithParam<Step> {};
+
+TEST_P(Float4Speed, meets_gate) {
+  if (harness::quick()) GTEST_SKIP() << "quick mode: not timed";
+  // As many floats as lesson 07's timing matrix (2^26 at side 8192, in + out at least 4x the
+  // L2), minus one so that the tail (3 floats) is timed too.
+  const long long side = harness::timing_side(2, sizeof(float));
+  ASSERT_LT(side * side, 1LL << 31) << "timing shape too large for int indices";
+  const int n = static_cast<int>(side * side - 1);
+  harness::DeviceBuffer<float> in(n), out(n);
+
+  harness::SpeedCheck c;
+  c.lesson = kLesson;
+  c.step = coalescing::step_name(Step::vector_copy);
+  c.ceiling_kernel = "copy_float4_reference";
+  c.shape = fmt::format("{} floats", n);
+  c.bytes = 2.0 * static_cast<double>(n) * sizeof(float);
+  c.ceiling = [&](cudaStream_t s) {
+    return coalescing::launch_copy_float4_reference(in.data(), out.data(), n, s);
+  };
+  c.student = [&](cudaStream_t s) {
+    return coalescing::launch_copy_float4(in.data(), out.data(), n, s);
+  };
+  c.verify = [&](std::uint64_t seed) -> std::string {
+    const std::vector<float> h_in = harness::random_floats(n, seed);
+    in.upload(h_in);
+    out.poison();
+    harness::check(coalescing::launch_copy_float4(in.data(), out.data(), n), "launch copy_float4");
+    harness::wait(0, "copy_float4 on " + c.shape);
+    const harness::Comparison cmp =
+        harness::compare_exact(h_in, out.download(), harness::kPoisonByte);
+    return cmp.ok() ? "" : describe_copy(cmp, n);
+  };
+  c.memcpy_src = in.data();
+  c.memcpy_dst = out.data();
+  c.memcpy_bytes = static_cast<std::size_t>(n) * sizeof(float);
+  harness::run_speed_check(c);
+}
+
+INSTANTIATE_TEST_SUITE_P(vector_copy, Float4Speed, ::testing::Values(Step::vector_copy), timed);
 
 }  // namespace

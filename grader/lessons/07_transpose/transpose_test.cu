@@ -138,7 +138,7 @@ TEST_P(TransposeSpeed, meets_gate) {
   c.lesson = "07_transpose";
   c.step = transpose::step_name(step);
   c.ceiling_kernel = "copy_tiled";
-  c.shape = harness::shape_name(side, side);
+  c.shape = harness::shape_name(side, side) + " floats";
   c.bytes = 2.0 * n * sizeof(float);
   c.ceiling = [&](cudaStream_t s) {
     return transpose::launch_copy_tiled(in.data(), out.data(), side, side, s);

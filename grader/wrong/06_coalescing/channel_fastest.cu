@@ -8,6 +8,7 @@
 #include "unused_kernels.cuh"
 
 namespace coalescing {
+UNUSED_COPY_FLOAT4
 UNUSED_SCALE_MATRIX
 UNUSED_UPDATE_SOA
 

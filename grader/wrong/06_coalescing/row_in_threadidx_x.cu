@@ -6,6 +6,7 @@
 #include "unused_kernels.cuh"
 
 namespace coalescing {
+UNUSED_COPY_FLOAT4
 UNUSED_SCALE_CHANNELS
 UNUSED_UPDATE_SOA
 

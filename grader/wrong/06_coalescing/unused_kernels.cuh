@@ -10,3 +10,5 @@
   __global__ void scale_matrix(const float* __restrict__, float* __restrict__, int, int, float) {}
 #define UNUSED_UPDATE_SOA \
   __global__ void update_soa(Particles, float, int) {}
+#define UNUSED_COPY_FLOAT4 \
+  __global__ void copy_float4(const float* __restrict__, float* __restrict__, int) {}

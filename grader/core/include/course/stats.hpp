@@ -45,9 +45,47 @@ struct SamplingPolicy {
   double max_seconds = 5.0;         ///< wall-clock cap on the timing loop
 };
 
-/// True while more pairs are needed (see SamplingPolicy).
+/// Where sampling stands at one check (one batch of pairs taken), and why: the reason
+/// keep_sampling() goes on or stops. The first that applies, in this order.
+enum class SamplingState {
+  below_min_pairs,  ///< fewer than SamplingPolicy::min_pairs: go on, nothing else is looked at
+  capped,           ///< max_pairs or max_seconds reached: stop, whatever the ratios look like
+  straddles_gate,   ///< the ratio's interquartile range straddles the gate: go on (re-measure)
+  too_wide,         ///< relative spread above SamplingPolicy::target_rel_spread: go on
+  settled,          ///< tight enough and clear of the gate: stop
+};
+
+/// Where sampling stands after `pairs` pairs taken in `elapsed_seconds` (see SamplingState).
+/// The interquartile range straddles the gate when q1 < gate <= q3 (as in decide_gate()).
+SamplingState sampling_state(const Summary& ratio, std::optional<double> gate, std::size_t pairs,
+                             double elapsed_seconds, const SamplingPolicy& policy);
+
+/// True when `state` asks for more pairs: below_min_pairs, straddles_gate or too_wide.
+bool keep_sampling(SamplingState state);
+
+/// True while more pairs are needed (see SamplingPolicy): keep_sampling(sampling_state(...)).
 bool keep_sampling(const Summary& ratio, std::optional<double> gate, std::size_t pairs,
                    double elapsed_seconds, const SamplingPolicy& policy);
+
+/// Whether a timing loop was extended because the gate was in doubt: at some check with at least
+/// min_pairs pairs and no cap reached, the ratio's interquartile range straddled the gate
+/// (SamplingState::straddles_gate), so more pairs were taken for that reason (the spread may also
+/// have been above its target then). The verdict is still decided on all the pairs in the end
+/// (decide_gate()); GateDecision::close_call says whether they still straddled.
+struct Remeasure {
+  bool remeasured = false;  ///< at some check the interquartile range straddled the gate
+  /// Pairs taken at the first check that found it straddling (at least
+  /// SamplingPolicy::min_pairs); 0 when not remeasured.
+  std::size_t pairs_at_first_decision = 0;
+};
+
+/// Folds one check into the record so far: the first check in state straddles_gate sets
+/// `remeasured` and `pairs_at_first_decision` = `pairs`; later checks change nothing.
+/// @param so_far what the earlier checks of the loop gave (a default Remeasure before the first)
+/// @param state  this check's sampling_state()
+/// @param pairs  pairs taken at this check
+/// @return the updated record
+Remeasure note_check(Remeasure so_far, SamplingState state, std::size_t pairs);
 
 /// Outcome of a speed gate: pass (at or above the gate, or no gate), fail (below it), or
 /// impossible (a median ratio above kImpossibleRatio: faster than the copy ceiling allows,

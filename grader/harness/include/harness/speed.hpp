@@ -32,7 +32,7 @@ struct SpeedCheck {
   std::string lesson;          ///< "07_transpose"
   std::string step;            ///< "tiled_padded"
   std::string ceiling_kernel;  ///< name printed next to the ceiling figure
-  std::string shape;           ///< "8192x8192"
+  std::string shape;           ///< what is timed, with its unit: "8192x8192 floats"
   double bytes = 0;            ///< bytes the task must read + write
   Launch ceiling;              ///< the copy rung, same geometry
   Launch student;              ///< the student's kernel on the same buffers
@@ -46,7 +46,9 @@ struct SpeedCheck {
 };
 
 /// Runs the speed test of one step inside a GoogleTest test: reports failures with
-/// ADD_FAILURE and records the figures (see course::SpeedFigures) for the grader.
+/// ADD_FAILURE and records the figures (see course::SpeedFigures) for the grader, with the GPU's
+/// clocks and temperature right before and right after the timing loop where NVML can read them
+/// (harness/clocks.hpp).
 void run_speed_check(const SpeedCheck& check);
 
 }  // namespace harness
