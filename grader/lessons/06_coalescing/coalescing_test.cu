@@ -470,10 +470,12 @@ INSTANTIATE_TEST_SUITE_P(soa_update, ParticlesSpeed, ::testing::Values(Step::soa
 // ============================== vector_copy ==============================
 
 // Every tail length (n % 4 = 0..3) at 1-9 floats; around a warp's 32 groups (128 floats) and a
-// block's 256 groups (1024 floats); primes; a multi-block grid with each tail length.
-const int kCopyCounts[] = {1,    2,    3,    4,     5,     6,      7,       8,       9,
-                           127,  128,  129,  130,   131,   1023,   1024,    1025,    1026,
-                           1027, 4099, 8191, 65537, 65540, 100003, 1048577, 1048578, 1048579};
+// block's 256 groups (1024 floats); primes; a multi-block grid with each tail length. A float4
+// read past n (of `in`'s guard) cannot show in the output: only --sanitize (memcheck) sees it.
+const int kCopyCounts[] = {1,     2,     3,      4,       5,       6,       7,
+                           8,     9,     127,    128,     129,     130,     131,
+                           1023,  1024,  1025,   1026,    1027,    4099,    8191,
+                           65537, 65540, 100003, 1048576, 1048577, 1048578, 1048579};
 
 std::string copy_case_name(const ::testing::TestParamInfo<int>& info) {
   return "n_" + std::to_string(info.param);

@@ -12,7 +12,7 @@ UNUSED_UPDATE_SOA
 
 __global__ void copy_float4(const float* __restrict__ in, float* __restrict__ out, int n) {
   const int t = blockIdx.x * blockDim.x + threadIdx.x;
-  if (t > n / 4) return;  // 4 * t <= n: no overflow
-  for (int i = 4 * t; i < 4 * t + 4 && i < n; ++i) out[i] = in[i];
+  if (t > n / 4) return;  // from here 4 * t <= n, and 4 * t + k < n is checked before use
+  for (int k = 0; k < 4 && 4 * t + k < n; ++k) out[4 * t + k] = in[4 * t + k];
 }
 }  // namespace coalescing
