@@ -19,6 +19,7 @@
 #include <fstream>
 #include <functional>
 #include <iostream>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -84,6 +85,25 @@ Row measure(const Context& ctx, const std::string& name, const Launch& ceiling,
   r.gbps = t.student_gbps;
   r.fraction = t.ratio_summary.median;
   r.pairs = static_cast<int>(t.ratio.size());
+  return r;
+}
+
+// A student's kernel (or the solution's): run once into a poisoned `out` and compared with
+// `expected` (`cols` for the position in the message); timed only when it is right, since the
+// speed of a wrong kernel means nothing.
+Row measure_checked(const Context& ctx, const std::string& name, const Launch& ceiling,
+                    const Launch& kernel, double bytes, const std::string& note,
+                    harness::DeviceBuffer<float>& out, const std::vector<float>& expected,
+                    std::size_t cols) {
+  out.poison();
+  harness::check(kernel(0), "launch " + name);
+  harness::wait(0, name);
+  const harness::Comparison cmp =
+      harness::compare_exact(expected, out.download(), harness::kPoisonByte);
+  if (cmp.ok()) return measure(ctx, name, ceiling, kernel, bytes, note, /*launched=*/true);
+  Row r;
+  r.name = name;
+  r.error = "wrong output, not timed: " + harness::describe(cmp, cols);
   return r;
 }
 
@@ -166,20 +186,8 @@ Table float4_table(const Context& ctx) {
   t.rows.push_back(measure(ctx, "float copy", f1, f1, 8.0 * n, "4 B per thread"));
   t.rows.push_back(
       measure(ctx, "copy_float4_reference", f1, f4, 8.0 * n, "16 B per thread (the course's)"));
-  out.poison();
-  harness::check(yours(0), "launch copy_float4");
-  harness::wait(0, "copy_float4");
-  const harness::Comparison cmp =
-      harness::compare_exact(host, out.download(), harness::kPoisonByte);
-  if (!cmp.ok()) {
-    Row r;
-    r.name = "copy_float4 (yours)";
-    r.error = "wrong output, not timed: " + harness::describe(cmp, n);
-    t.rows.push_back(r);
-  } else {
-    t.rows.push_back(measure(ctx, "copy_float4", f1, yours, 8.0 * n, "yours (lesson 06)",
-                             /*launched=*/true));
-  }
+  t.rows.push_back(
+      measure_checked(ctx, "copy_float4", f1, yours, 8.0 * n, "yours (lesson 06)", out, host, n));
   return t;
 }
 
@@ -211,19 +219,7 @@ Table transpose_table(const Context& ctx) {
     const Launch k = [&, step = step](cudaStream_t s) {
       return transpose::launch_transpose(step, in.data(), out.data(), side, side, s);
     };
-    out.poison();
-    harness::check(k(0), "launch " + name);
-    harness::wait(0, name);
-    const harness::Comparison cmp =
-        harness::compare_exact(ref, out.download(), harness::kPoisonByte);
-    if (!cmp.ok()) {
-      Row r;
-      r.name = name;
-      r.error = "wrong output, not timed: " + harness::describe(cmp, side);
-      t.rows.push_back(r);
-      continue;
-    }
-    t.rows.push_back(measure(ctx, name, copy, k, 8.0 * n, note, /*launched=*/true));
+    t.rows.push_back(measure_checked(ctx, name, copy, k, 8.0 * n, note, out, ref, side));
   }
   return t;
 }
@@ -235,9 +231,9 @@ Table particles_table(const Context& ctx) {
   while (n * 36.0 < 8.0 * ctx.device.l2_bytes) n *= 2;
   while (n > (1ll << 20) && n * 4.0 * 12 > 0.6 * ctx.device.free_bytes) n /= 2;
   const int count = static_cast<int>(n);
-  std::vector<harness::DeviceBuffer<float>*> soa;
+  std::vector<std::unique_ptr<harness::DeviceBuffer<float>>> soa;  // freed on every exit
   for (int f = 0; f < 6; ++f) {
-    soa.push_back(new harness::DeviceBuffer<float>(n));
+    soa.push_back(std::make_unique<harness::DeviceBuffer<float>>(n));
     soa.back()->upload(harness::random_floats(n, 10 + f));
   }
   harness::DeviceBuffer<coalescing::Particle> aos(n);
@@ -283,7 +279,6 @@ Table particles_table(const Context& ctx) {
   }
   t.rows.push_back(measure(ctx, "update_aos", copy, aos_update, 36.0 * n,
                            "AoS: fields 24 B apart in every request"));
-  for (auto* b : soa) delete b;
   return t;
 }
 

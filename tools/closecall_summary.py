@@ -6,7 +6,7 @@ the measured fraction straddles.
 
 Each REPORT.json is `grader --variant solution 07_transpose.tiled --json` run with
 $COURSE_MANIFEST set to a manifest whose gate for the step is GATE. From the step's `speed`:
-  - re-measured: the report's `remeasured` (course::note_check: after the first 30 pairs the
+  - re-measured: the report's `remeasured` (course::first_straddle: after the first 30 pairs the
     ratios' interquartile range straddled the gate, q1 < gate <= q3, so the harness kept timing,
     up to 600 pairs or 5 s) and `pairs_at_first_decision`;
   - close call: `close_call`, which course::decide_gate sets when the final quartiles still

@@ -73,12 +73,16 @@ TEST(Gate, NoGateMeansCorrectnessOnly) {
 
 TEST(Sampling, StopsWhenTightAndClearOfTheGate) {
   course::SamplingPolicy p;
-  EXPECT_TRUE(course::keep_sampling(around(0.97, 0.001), 0.85, 10, 0.1, p));   // too few pairs
-  EXPECT_FALSE(course::keep_sampling(around(0.97, 0.001), 0.85, 30, 0.1, p));  // settled
-  EXPECT_TRUE(course::keep_sampling(around(0.97, 0.05), 0.85, 30, 0.1, p));    // spread > 1%
-  EXPECT_TRUE(course::keep_sampling(around(0.85, 0.001), 0.85, 30, 0.1, p));   // straddles
-  EXPECT_FALSE(course::keep_sampling(around(0.85, 0.001), 0.85, p.max_pairs, 0.1, p));  // cap
-  EXPECT_FALSE(course::keep_sampling(around(0.97, 0.05), 0.85, 30, p.max_seconds, p));  // time cap
+  auto keep = [](const course::Summary& ratio, std::optional<double> gate, std::size_t pairs,
+                 double seconds, const course::SamplingPolicy& policy) {
+    return course::keep_sampling(course::sampling_state(ratio, gate, pairs, seconds, policy));
+  };
+  EXPECT_TRUE(keep(around(0.97, 0.001), 0.85, 10, 0.1, p));            // too few pairs
+  EXPECT_FALSE(keep(around(0.97, 0.001), 0.85, 30, 0.1, p));           // settled
+  EXPECT_TRUE(keep(around(0.97, 0.05), 0.85, 30, 0.1, p));             // spread > 1%
+  EXPECT_TRUE(keep(around(0.85, 0.001), 0.85, 30, 0.1, p));            // straddles
+  EXPECT_FALSE(keep(around(0.85, 0.001), 0.85, p.max_pairs, 0.1, p));  // cap
+  EXPECT_FALSE(keep(around(0.97, 0.05), 0.85, 30, p.max_seconds, p));  // time cap
 }
 
 TEST(Sampling, StateSaysWhy) {
@@ -98,7 +102,7 @@ TEST(Sampling, StateSaysWhy) {
   EXPECT_EQ(course::sampling_state(s, s.q1, 30, 0.1, p), S::too_wide);
   EXPECT_EQ(course::sampling_state(s, s.q3, 30, 0.1, p), S::straddles_gate);
   EXPECT_EQ(course::sampling_state(s, std::nullopt, 30, 0.1, p), S::too_wide);
-  // keep_sampling(state) is the same decision as keep_sampling(summary, ...).
+  // Which states ask for more pairs.
   EXPECT_TRUE(course::keep_sampling(S::below_min_pairs));
   EXPECT_TRUE(course::keep_sampling(S::straddles_gate));
   EXPECT_TRUE(course::keep_sampling(S::too_wide));
@@ -108,27 +112,23 @@ TEST(Sampling, StateSaysWhy) {
 
 TEST(Remeasure, FirstStraddlingCheckIsKept) {
   using S = course::SamplingState;
-  course::Remeasure r;
-  EXPECT_FALSE(r.remeasured);
-  EXPECT_EQ(r.pairs_at_first_decision, 0u);
-  r = course::note_check(r, S::below_min_pairs, 10);
-  r = course::note_check(r, S::too_wide, 30);
-  EXPECT_FALSE(r.remeasured);
-  r = course::note_check(r, S::straddles_gate, 40);
-  EXPECT_TRUE(r.remeasured);
-  EXPECT_EQ(r.pairs_at_first_decision, 40u);
-  r = course::note_check(r, S::straddles_gate, 50);  // later checks change nothing
-  r = course::note_check(r, S::settled, 60);
-  EXPECT_TRUE(r.remeasured);
-  EXPECT_EQ(r.pairs_at_first_decision, 40u);
+  std::size_t r = 0;
+  r = course::first_straddle(r, S::below_min_pairs, 10);
+  r = course::first_straddle(r, S::too_wide, 30);
+  EXPECT_EQ(r, 0u);
+  r = course::first_straddle(r, S::straddles_gate, 40);
+  EXPECT_EQ(r, 40u);
+  r = course::first_straddle(r, S::straddles_gate, 50);  // later checks change nothing
+  r = course::first_straddle(r, S::settled, 60);
+  EXPECT_EQ(r, 40u);
   // A cap with the spread on the gate is a close call, not a re-measure: sampling stopped.
-  EXPECT_FALSE(course::note_check({}, S::capped, 600).remeasured);
+  EXPECT_EQ(course::first_straddle(0, S::capped, 600), 0u);
 }
 
 // harness::time_pairs's loop without a GPU: batches of 10 pairs, the ratio of pair i being
 // ratio(i), until keep_sampling() says stop; no time passes.
 struct Loop {
-  course::Remeasure remeasure;
+  std::size_t first_straddle = 0;  // 0: never re-measured
   std::size_t pairs = 0;
   course::GateDecision decision;
 };
@@ -140,7 +140,7 @@ Loop run_loop(const std::function<double(std::size_t)>& ratio, std::optional<dou
     for (int i = 0; i < 10; ++i) ratios.push_back(ratio(ratios.size()));
     const course::Summary s = summarize(ratios);
     const course::SamplingState state = course::sampling_state(s, gate, ratios.size(), 0, p);
-    loop.remeasure = course::note_check(loop.remeasure, state, ratios.size());
+    loop.first_straddle = course::first_straddle(loop.first_straddle, state, ratios.size());
     if (!course::keep_sampling(state)) {
       loop.pairs = ratios.size();
       loop.decision = decide_gate(s, gate);
@@ -155,8 +155,7 @@ TEST(Remeasure, LoopThatStraddledThenCleared) {
   // 30 pairs alternating 80% and 90% straddle an 85% gate; then 95% until q1 clears it (at 60).
   const Loop loop =
       run_loop([](std::size_t i) { return i < 30 ? (i % 2 ? 0.90 : 0.80) : 0.95; }, 0.85, p);
-  EXPECT_TRUE(loop.remeasure.remeasured);
-  EXPECT_EQ(loop.remeasure.pairs_at_first_decision, 30u);
+  EXPECT_EQ(loop.first_straddle, 30u);
   EXPECT_EQ(loop.pairs, 60u);
   EXPECT_FALSE(loop.decision.close_call);
   EXPECT_EQ(loop.decision.verdict, Verdict::pass);
@@ -166,8 +165,7 @@ TEST(Remeasure, LoopThatStraddledToTheCap) {
   course::SamplingPolicy p;
   p.max_pairs = 100;
   const Loop loop = run_loop([](std::size_t i) { return i % 2 ? 0.90 : 0.80; }, 0.85, p);
-  EXPECT_TRUE(loop.remeasure.remeasured);
-  EXPECT_EQ(loop.remeasure.pairs_at_first_decision, 30u);
+  EXPECT_EQ(loop.first_straddle, 30u);
   EXPECT_EQ(loop.pairs, 100u);
   EXPECT_TRUE(loop.decision.close_call);
 }
@@ -178,8 +176,7 @@ TEST(Remeasure, FirstStraddleAfterTheMinimum) {
   // At 30 and 40 pairs q3 is below the gate (too wide, not straddling); at 50 it is above.
   const Loop loop =
       run_loop([](std::size_t i) { return i < 30 ? (i % 2 ? 0.80 : 0.70) : 0.95; }, 0.85, p);
-  EXPECT_TRUE(loop.remeasure.remeasured);
-  EXPECT_EQ(loop.remeasure.pairs_at_first_decision, 50u);
+  EXPECT_EQ(loop.first_straddle, 50u);
 }
 
 TEST(Remeasure, MorePairsForTheSpreadAloneIsNoRemeasure) {
@@ -188,15 +185,15 @@ TEST(Remeasure, MorePairsForTheSpreadAloneIsNoRemeasure) {
   const Loop wide =
       run_loop([](std::size_t i) { return i < 30 ? (i % 2 ? 0.90 : 0.80) : 0.90; }, 0.50, p);
   EXPECT_GT(wide.pairs, p.min_pairs);
-  EXPECT_FALSE(wide.remeasure.remeasured);
-  EXPECT_EQ(wide.remeasure.pairs_at_first_decision, 0u);
+  EXPECT_EQ(wide.first_straddle, 0u);
   // No gate: nothing to straddle.
-  EXPECT_FALSE(run_loop([](std::size_t i) { return i % 2 ? 0.90 : 0.80; }, std::nullopt, p)
-                   .remeasure.remeasured);
+  EXPECT_EQ(
+      run_loop([](std::size_t i) { return i % 2 ? 0.90 : 0.80; }, std::nullopt, p).first_straddle,
+      0u);
   // Straddling when the cap is reached at the first check: a close call without a re-measure.
   p.max_pairs = p.min_pairs;
   const Loop capped = run_loop([](std::size_t i) { return i % 2 ? 0.90 : 0.80; }, 0.85, p);
-  EXPECT_FALSE(capped.remeasure.remeasured);
+  EXPECT_EQ(capped.first_straddle, 0u);
   EXPECT_EQ(capped.pairs, 30u);
   EXPECT_TRUE(capped.decision.close_call);
 }

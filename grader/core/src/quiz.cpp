@@ -435,20 +435,6 @@ std::string to_string(Quantity q) {
   return "?";
 }
 
-std::string to_string(Kind k) {
-  switch (k) {
-    case Kind::choice:
-      return "choice";
-    case Kind::numeric:
-      return "numeric";
-    case Kind::sectors:
-      return "sectors";
-    case Kind::prediction:
-      return "prediction";
-  }
-  return "?";
-}
-
 double quantity_value(const sim::Result& r, Quantity q) {
   switch (q) {
     case Quantity::sectors:

@@ -49,17 +49,9 @@ bool keep_sampling(SamplingState state) {
          state == SamplingState::too_wide;
 }
 
-bool keep_sampling(const Summary& ratio, std::optional<double> gate, std::size_t pairs,
-                   double elapsed_seconds, const SamplingPolicy& policy) {
-  return keep_sampling(sampling_state(ratio, gate, pairs, elapsed_seconds, policy));
-}
-
-Remeasure note_check(Remeasure so_far, SamplingState state, std::size_t pairs) {
-  if (!so_far.remeasured && state == SamplingState::straddles_gate) {
-    so_far.remeasured = true;
-    so_far.pairs_at_first_decision = pairs;
-  }
-  return so_far;
+std::size_t first_straddle(std::size_t so_far, SamplingState state, std::size_t pairs) {
+  if (so_far > 0) return so_far;
+  return state == SamplingState::straddles_gate ? pairs : 0;
 }
 
 GateDecision decide_gate(const Summary& ratio, std::optional<double> gate,

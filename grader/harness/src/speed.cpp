@@ -97,9 +97,9 @@ void run_speed_check(const SpeedCheck& c) {
   record("verdict", course::to_string(d.verdict));
   record("close_call", d.close_call);
   // Whether the loop went on because the spread straddled the gate (after how many pairs).
-  record("remeasured", t.remeasure.remeasured);
-  if (t.remeasure.remeasured)
-    record("pairs_at_first_decision", static_cast<double>(t.remeasure.pairs_at_first_decision));
+  record("remeasured", t.first_straddle_pairs > 0);
+  if (t.first_straddle_pairs > 0)
+    record("pairs_at_first_decision", static_cast<double>(t.first_straddle_pairs));
   record("memcpy_gbps", memcpy);
   record("peak_gbps", device().datasheet_peak_gbps());
 

@@ -81,7 +81,7 @@ PairedTiming time_pairs(const Launch& ceiling, const Launch& student, double byt
     t.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const course::SamplingState state =
         course::sampling_state(t.ratio_summary, gate, t.ratio.size(), t.seconds, policy);
-    t.remeasure = course::note_check(t.remeasure, state, t.ratio.size());
+    t.first_straddle_pairs = course::first_straddle(t.first_straddle_pairs, state, t.ratio.size());
     if (!course::keep_sampling(state)) break;
   }
   t.ceiling_gbps = gbps(bytes, course::summarize(t.ceiling_ms).median);

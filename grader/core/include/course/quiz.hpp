@@ -80,8 +80,6 @@ enum class Quantity {
 
 /// "sectors", "lines", "bytes_moved", "bytes_used", "efficiency_percent".
 std::string to_string(Quantity q);
-/// "choice", "numeric", "sectors", "prediction".
-std::string to_string(Kind k);
 
 /// The value of `q` in a simulator result (efficiency in percent, 0..100).
 double quantity_value(const sim::Result& r, Quantity q);

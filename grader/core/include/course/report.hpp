@@ -40,7 +40,8 @@ struct SpeedFigures {
   std::string verdict;         ///< pass, fail, impossible (above course::kImpossibleRatio)
   bool close_call = false;     ///< the ratio's interquartile range straddled the gate
   /// The timing loop went on because the ratio's interquartile range straddled the gate at a
-  /// check after the minimum pairs (course::Remeasure); close_call says whether it still did.
+  /// check after the minimum pairs (course::first_straddle()); close_call says whether it still
+  /// did.
   bool remeasured = false;
   /// Pairs when the interquartile range was first found straddling the gate; 0 unless remeasured.
   int pairs_at_first_decision = 0;

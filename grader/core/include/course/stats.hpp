@@ -63,29 +63,16 @@ SamplingState sampling_state(const Summary& ratio, std::optional<double> gate, s
 /// True when `state` asks for more pairs: below_min_pairs, straddles_gate or too_wide.
 bool keep_sampling(SamplingState state);
 
-/// True while more pairs are needed (see SamplingPolicy): keep_sampling(sampling_state(...)).
-bool keep_sampling(const Summary& ratio, std::optional<double> gate, std::size_t pairs,
-                   double elapsed_seconds, const SamplingPolicy& policy);
-
-/// Whether a timing loop was extended because the gate was in doubt: at some check with at least
-/// min_pairs pairs and no cap reached, the ratio's interquartile range straddled the gate
-/// (SamplingState::straddles_gate), so more pairs were taken for that reason (the spread may also
-/// have been above its target then). The verdict is still decided on all the pairs in the end
+/// Whether a timing loop was re-measured because the gate was in doubt, folded in one check at a
+/// time: the pairs taken at the first check in state straddles_gate (at least min_pairs, no cap
+/// reached, the interquartile range straddling the gate, so more pairs were taken for that
+/// reason), or 0 while there was none. The verdict is still decided on all the pairs in the end
 /// (decide_gate()); GateDecision::close_call says whether they still straddled.
-struct Remeasure {
-  bool remeasured = false;  ///< at some check the interquartile range straddled the gate
-  /// Pairs taken at the first check that found it straddling (at least
-  /// SamplingPolicy::min_pairs); 0 when not remeasured.
-  std::size_t pairs_at_first_decision = 0;
-};
-
-/// Folds one check into the record so far: the first check in state straddles_gate sets
-/// `remeasured` and `pairs_at_first_decision` = `pairs`; later checks change nothing.
-/// @param so_far what the earlier checks of the loop gave (a default Remeasure before the first)
+/// @param so_far what the earlier checks of the loop gave (0 before the first)
 /// @param state  this check's sampling_state()
 /// @param pairs  pairs taken at this check
-/// @return the updated record
-Remeasure note_check(Remeasure so_far, SamplingState state, std::size_t pairs);
+/// @return `so_far` when it is set, else `pairs` in state straddles_gate, else 0
+std::size_t first_straddle(std::size_t so_far, SamplingState state, std::size_t pairs);
 
 /// Outcome of a speed gate: pass (at or above the gate, or no gate), fail (below it), or
 /// impossible (a median ratio above kImpossibleRatio: faster than the copy ceiling allows,

@@ -61,15 +61,16 @@ struct PairedTiming {
   double ceiling_gbps = 0;        ///< from the median ceiling time
   double student_gbps = 0;        ///< from the median student time
   double seconds = 0;             ///< wall time of the timing loop
-  /// Whether the loop went on because the ratio's interquartile range straddled the gate, and
-  /// after how many pairs it first did (course::note_check()).
-  course::Remeasure remeasure;
+  /// Pairs taken when the ratio's interquartile range first straddled the gate, so that the loop
+  /// went on (re-measured) for that reason; 0 when it never did (course::first_straddle()).
+  std::size_t first_straddle_pairs = 0;
 };
 
 /// Times `ceiling` and `student` alternately, each launch after an L2 flush and between two CUDA
 /// events: three untimed warm-up pairs, then batches of 10 pairs until
 /// course::keep_sampling() says stop. After each batch the course::sampling_state() is folded
-/// into PairedTiming::remeasure, so the result says whether the gate made the loop go on.
+/// into PairedTiming::first_straddle_pairs, so the result says whether the gate made the loop go
+/// on.
 /// @param ceiling the copy-rung kernel
 /// @param student the student's kernel, moving the same bytes
 /// @param bytes   bytes the task must read + write, for the GB/s figures
