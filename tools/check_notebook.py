@@ -8,8 +8,8 @@
    `source` (a string or a list of strings) and `metadata` (an object); code cells also have
    `outputs` (a list) and `execution_count` (null or an integer); other cells have neither; from
    nbformat 4.5 on every cell has a unique `id` of 1-64 characters [A-Za-z0-9_-].
-2. Commands: in every cell tagged "readme" (cell metadata {"tags": ["readme"]}), every shell line
-   (`!command`) must be a command of README.md, verbatim or with the preset `colab-t4` written as
+2. Commands: in every cell tagged "readme" (cell metadata {"tags": ["readme"]}), every shell
+   command (`!command`, see cell_entries) must be a command of README.md, verbatim or with the preset `colab-t4` written as
    `exercises`. README commands are the lines of its fenced code blocks (without a trailing
    `# comment`) and its inline `code` spans. Untagged cells are not compared: their `cmake` and
    `./build` commands are listed as notes, so a reader sees what is unchecked.
@@ -33,6 +33,95 @@ def source_text(cell):
     if isinstance(src, list):
         return "".join(s for s in src if isinstance(s, str))
     return src if isinstance(src, str) else ""
+
+
+class NotebookError(Exception):
+    """The notebook holds something this tool cannot run as written."""
+
+
+SHELL_CELL_MAGICS = {"%%bash", "%%sh"}
+OUTPUT_ONLY_CELL_MAGICS = {"%%capture"}
+
+
+def cell_name(index, cell):
+    cid = cell.get("id")
+    return cid if isinstance(cid, str) and cid else f"cell{index}"
+
+
+def _logical_lines(text):
+    """Lines, with a `!` line that ends in a backslash joined to the next as IPython joins it
+    (inputtransformer2.assemble_continued_line: the backslash dropped, the parts joined by a
+    space)."""
+    out, parts = [], None
+    for line in text.splitlines():
+        if parts is None and not (
+            line.strip().startswith("!") or re.match(r"^\s*\w+\s*=\s*!", line)
+        ):
+            out.append(line)
+            continue
+        parts = (parts or []) + [line.rstrip()]
+        if parts[-1].endswith("\\"):
+            continue
+        out.append(" ".join([p[:-1] for p in parts[:-1]] + [parts[-1]]))
+        parts = None
+    if parts is not None:
+        out.append(" ".join([p[:-1] for p in parts]))
+    return out
+
+
+def extract(nb):
+    """[{cell, kind, command}] of every code cell, in run order (see cell_entries)."""
+    entries = []
+    for index, cell in enumerate(nb.get("cells", [])):
+        if isinstance(cell, dict) and cell.get("cell_type") == "code":
+            entries += cell_entries(cell_name(index, cell), cell)
+    return entries
+
+
+def cell_entries(name, cell):
+    """[{cell, kind, command}] of one code cell, in order. kind: shell (`!command`, `%pip`,
+    `%%bash` cells ...), cd (`%cd`), env (`%env`), python (anything else). An unknown cell magic
+    raises NotebookError: a notebook that cannot be read faithfully must fail, not run in part."""
+    entries = []
+    text = source_text(cell)
+    lines = text.splitlines()
+    # Cell magics come first in a cell; %%capture only hides output, so it is dropped.
+    while lines and lines[0].strip().split()[:1] and lines[0].strip().startswith("%%"):
+        magic = lines[0].strip().split()
+        if magic[0] in OUTPUT_ONLY_CELL_MAGICS:
+            lines = lines[1:]
+            continue
+        if magic[0] in SHELL_CELL_MAGICS or (
+            magic[0] == "%%script" and len(magic) > 1 and magic[1] in ("bash", "sh")
+        ):
+            body = "\n".join(lines[1:]).strip("\n")
+            entries.append({"cell": name, "kind": "shell", "command": body})
+            return entries
+        raise NotebookError(
+            f"{name}: cell magic {magic[0]} is not supported (extend tools/check_notebook.py)"
+        )
+    for line in _logical_lines("\n".join(lines)):
+        s = line.strip()
+        if not s or s.startswith("#"):
+            continue
+        m = re.match(r"^(?:\w+\s*=\s*)?!!?(.*)$", s, re.S)
+        if m:
+            entries.append({"cell": name, "kind": "shell", "command": m.group(1).strip()})
+        elif s.startswith("%cd"):
+            entries.append({"cell": name, "kind": "cd", "command": s[3:].strip()})
+        elif s.startswith("%env"):
+            entries.append({"cell": name, "kind": "env", "command": s[4:].strip()})
+        elif re.match(r"^%(pip|conda)\b", s):
+            entries.append({"cell": name, "kind": "shell", "command": s[1:]})
+        elif re.match(r"^%(sx|system)\b", s):
+            entries.append(
+                {"cell": name, "kind": "shell", "command": s.split(None, 1)[1] if " " in s else ""}
+            )
+        elif s.startswith("%%"):
+            raise NotebookError(f"{name}: cell magic {s.split()[0]} is not on the cell's first line")
+        else:
+            entries.append({"cell": name, "kind": "python", "command": s})
+    return entries
 
 
 def check_structure(nb):
@@ -124,13 +213,8 @@ def readme_commands(text):
 
 
 def shell_lines(cell):
-    """The `!command` lines of a code cell, without the `!`."""
-    out = []
-    for line in source_text(cell).splitlines():
-        stripped = line.strip()
-        if stripped.startswith("!"):
-            out.append(normalize(stripped[1:]))
-    return out
+    """The shell commands of a code cell (cell_entries, kind shell), normalized."""
+    return [normalize(e["command"]) for e in cell_entries("", cell) if e["kind"] == "shell"]
 
 
 def check_commands(nb, readme_text):
@@ -143,7 +227,11 @@ def check_commands(nb, readme_text):
         meta = cell.get("metadata")
         tags = meta.get("tags", []) if isinstance(meta, dict) else []
         name = f"cell {i}" + (f" ({cell['id']})" if isinstance(cell.get("id"), str) else "")
-        commands = shell_lines(cell)
+        try:
+            commands = shell_lines(cell)
+        except NotebookError as e:
+            problems.append(f"{name}: {e}")
+            continue
         if README_TAG not in tags:
             for c in commands:
                 if c.startswith("cmake") or c.startswith("./build"):

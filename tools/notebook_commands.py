@@ -8,12 +8,9 @@ tools/gpu-suite.sh's `notebook` phase follows to run them on a lent GPU machine.
     python3 tools/notebook_commands.py --check apt PACKAGE...    # is what apt-get would install here?
     python3 tools/notebook_commands.py --check pip 'SPEC'...     # is what pip would install here?
 
-What counts as a command, per code cell in order: `!command` lines (also `NAME = !command`; a
-line ending in a backslash continues on the next, joined as IPython joins it), `%cd DIR`, `%env NAME=VALUE`, `%pip`/`%conda`
-lines (as `pip ...`/`conda ...`), and `%%bash`/`%%sh`/`%%script bash` cells (the whole body, one
-command). `%%capture` is dropped (it only hides output). Other lines are Python: never run, listed
-so a reader sees them. An unknown cell magic is an error, so a notebook this tool cannot run
-faithfully fails its test instead of being run half.
+What counts as a command is tools/check_notebook.py's (cell_entries: `!command` lines, `%cd`,
+`%env`, `%pip`, `%%bash` cells; other lines are Python, never run, listed so a reader sees them;
+an unknown cell magic is an error), so the notebook's check and its run read the same commands.
 
 --plan turns the list into what the GPU machine runs. Every command runs as written, except
   (a) commands that need the internet (git clone, apt-get/apt, pip/%pip, conda): a clone is
@@ -50,93 +47,10 @@ import sys
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from check_notebook import check_structure, source_text  # noqa: E402
+from check_notebook import NotebookError, check_structure, extract  # noqa: E402
 
 
-class NotebookError(Exception):
-    """The notebook holds something this tool cannot run as written."""
-
-
-SHELL_CELL_MAGICS = {"%%bash", "%%sh"}
-OUTPUT_ONLY_CELL_MAGICS = {"%%capture"}
 GRADER_SUBCOMMANDS = {"hint", "sim", "quiz", "reset", "watch", "profile", "dev"}
-
-
-def cell_name(index, cell):
-    cid = cell.get("id")
-    return cid if isinstance(cid, str) and cid else f"cell{index}"
-
-
-def _logical_lines(text):
-    """Lines, with a `!` line that ends in a backslash joined to the next as IPython joins it
-    (inputtransformer2.assemble_continued_line: the backslash dropped, the parts joined by a
-    space)."""
-    out, parts = [], None
-    for line in text.splitlines():
-        if parts is None and not (
-            line.strip().startswith("!") or re.match(r"^\s*\w+\s*=\s*!", line)
-        ):
-            out.append(line)
-            continue
-        parts = (parts or []) + [line.rstrip()]
-        if parts[-1].endswith("\\"):
-            continue
-        out.append(" ".join([p[:-1] for p in parts[:-1]] + [parts[-1]]))
-        parts = None
-    if parts is not None:
-        out.append(" ".join([p[:-1] for p in parts]))
-    return out
-
-
-def extract(nb):
-    """[{cell, kind, command}] in run order. kind: shell, cd, env, python."""
-    entries = []
-    for index, cell in enumerate(nb.get("cells", [])):
-        if not isinstance(cell, dict) or cell.get("cell_type") != "code":
-            continue
-        name = cell_name(index, cell)
-        text = source_text(cell)
-        lines = text.splitlines()
-        # Cell magics come first in a cell; %%capture only hides output, so it is dropped.
-        while lines and lines[0].strip().split()[:1] and lines[0].strip().startswith("%%"):
-            magic = lines[0].strip().split()
-            if magic[0] in OUTPUT_ONLY_CELL_MAGICS:
-                lines = lines[1:]
-                continue
-            if magic[0] in SHELL_CELL_MAGICS or (
-                magic[0] == "%%script" and len(magic) > 1 and magic[1] in ("bash", "sh")
-            ):
-                body = "\n".join(lines[1:]).strip("\n")
-                entries.append({"cell": name, "kind": "shell", "command": body})
-                lines = None
-                break
-            raise NotebookError(
-                f"{name}: cell magic {magic[0]} is not supported (extend tools/notebook_commands.py)"
-            )
-        if lines is None:
-            continue
-        for line in _logical_lines("\n".join(lines)):
-            s = line.strip()
-            if not s or s.startswith("#"):
-                continue
-            m = re.match(r"^(?:\w+\s*=\s*)?!!?(.*)$", s, re.S)
-            if m:
-                entries.append({"cell": name, "kind": "shell", "command": m.group(1).strip()})
-            elif s.startswith("%cd"):
-                entries.append({"cell": name, "kind": "cd", "command": s[3:].strip()})
-            elif s.startswith("%env"):
-                entries.append({"cell": name, "kind": "env", "command": s[4:].strip()})
-            elif re.match(r"^%(pip|conda)\b", s):
-                entries.append({"cell": name, "kind": "shell", "command": s[1:]})
-            elif re.match(r"^%(sx|system)\b", s):
-                entries.append(
-                    {"cell": name, "kind": "shell", "command": s.split(None, 1)[1] if " " in s else ""}
-                )
-            elif s.startswith("%%"):
-                raise NotebookError(f"{name}: cell magic {s.split()[0]} is not on the cell's first line")
-            else:
-                entries.append({"cell": name, "kind": "python", "command": s})
-    return entries
 
 
 def literal_assignments(entries):
