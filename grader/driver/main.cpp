@@ -269,6 +269,11 @@ int main(int argc, char** argv) {
     if (shown < tiers)
       fmt::print("\nRun the same command again for the next tier ({} more), or add --all.\n",
                  tiers - shown);
+    else
+      fmt::print(
+          "\nThat is the last tier: all {} hints of this step are shown. The lesson's text "
+          "explains the step in full: lessons/{}/README.md\n",
+          tiers, sel.lesson->id);
     progress.set_hints_seen(sel.lesson->id, step->name,
                             std::max(shown, progress.hints_seen(sel.lesson->id, step->name)));
     progress.save();
