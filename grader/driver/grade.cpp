@@ -334,7 +334,8 @@ course::LessonReport sanitize(const course::Selection& sel, const GradeOptions& 
     return report;
   }
   const std::vector<const course::Step*> steps = selected_steps(sel);
-  TestRun all;  // the quick correctness tests (from the first tool's run) + one test per tool
+  TestRun all;       // the quick correctness tests (from the first tool's run)
+  TestRun findings;  // one test per tool and step, listed first: it says why the others failed
   for (std::size_t i = 0; i < tools.size(); ++i) {
     GradeOptions o = options;
     o.build = false;
@@ -361,15 +362,24 @@ course::LessonReport sanitize(const course::Selection& sel, const GradeOptions& 
       r.name = step->name + "/compute-sanitizer." + tools[i];
       r.status = f.errors == 0 ? "passed" : "failed";
       if (f.errors) {
-        std::string text = fmt::format("compute-sanitizer {} found {} error{}:", tools[i], f.errors,
+        std::string text = fmt::format("compute-sanitizer {} found {} error{}", tools[i], f.errors,
                                        f.errors == 1 ? "" : "s");
+        // memcheck stops a kernel at its first bad access, so the tests around it fail with
+        // cudaErrorLaunchFailure: say so, or the student chases the wrong symptom.
+        if (tools[i] == "memcheck")
+          text +=
+              " (it stops a kernel at its first bad access: a test that failed with "
+              "'unspecified launch failure' under --sanitize ran into one of these)";
+        text += ":";
         for (const std::string& l : f.first_lines) text += "\n  " + l;
         r.failures.push_back(text);
       }
-      all.expected.push_back(r.name);
-      all.records.push_back(r);
+      findings.expected.push_back(r.name);
+      findings.records.push_back(r);
     }
   }
+  all.expected.insert(all.expected.begin(), findings.expected.begin(), findings.expected.end());
+  all.records.insert(all.records.end(), findings.records.begin(), findings.records.end());
   decide(*sel.lesson, steps, all, report);
   report.message = "compute-sanitizer run: small shapes only, not timed";
   return report;
