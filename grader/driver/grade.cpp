@@ -1,8 +1,11 @@
 #include "grade.hpp"
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -144,6 +147,30 @@ bool prepare(const course::Lesson& lesson, const GradeOptions& o, course::Lesson
   return true;
 }
 
+// One grading of a target at a time. A second grader of the same target (`grader watch` beside a
+// manual run, two terminals, ctest -j) would delete this run's logs and reports from under it,
+// and two timed runs on one GPU would disturb each other's measurements. An flock is released
+// when its file is closed, also when the process dies, so a crashed grader never leaves it held.
+class RunLock {
+ public:
+  RunLock(const fs::path& path, const std::string& target, bool progress)
+      : fd_(::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644)) {
+    if (fd_ < 0 || ::flock(fd_, LOCK_EX | LOCK_NB) == 0) return;  // unlockable: run as before
+    if (progress)
+      fmt::print(stderr, "another grader is running {}; waiting for it to finish ...\n", target);
+    while (::flock(fd_, LOCK_EX) != 0 && errno == EINTR) {
+    }
+  }
+  ~RunLock() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  RunLock(const RunLock&) = delete;
+  RunLock& operator=(const RunLock&) = delete;
+
+ private:
+  int fd_;
+};
+
 // Runs the tests of `steps`, a fresh process after every sticky error, crash or hang. Returns
 // false with `report` filled when there is no GPU, the GPU is too old, or the run broke down.
 bool run_tests(const course::Lesson& lesson, const std::vector<const course::Step*>& steps,
@@ -162,6 +189,8 @@ bool run_tests(const course::Lesson& lesson, const std::vector<const course::Ste
   }
 
   const fs::path run_dir = fs::path(o.binary_dir) / "grader-runs" / target;
+  fs::create_directories(run_dir.parent_path());
+  const RunLock lock(run_dir.parent_path() / (target + ".lock"), target, o.progress);
   fs::remove_all(run_dir);
   fs::create_directories(run_dir);
   run.log_path = (run_dir / "tests.log").string();

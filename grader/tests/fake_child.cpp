@@ -1,8 +1,8 @@
 // Stands in for a hidden-test process in the runner's CPU tests. It accepts the arguments the
 // grader passes (--report FILE ... --gtest_filter=A:B:C) and, per test in the filter, acts out
 // a mode taken from the test's name: "pass", "fail", "crash" (SIGSEGV mid-test), "hang"
-// (sleeps forever mid-test), "sticky" (fatal record, exit 86). "--gtest_list_tests" lists the
-// tests named in $FAKE_TESTS.
+// (sleeps forever mid-test), "slow" (passes after 0.3 s), "sticky" (fatal record, exit 86).
+// "--gtest_list_tests" lists the tests named in $FAKE_TESTS.
 #include <signal.h>
 #include <unistd.h>
 
@@ -64,6 +64,7 @@ int main(int argc, char** argv) {
     if (t.find("crash") != std::string::npos) raise(SIGSEGV);
     if (t.find("hang") != std::string::npos)
       for (;;) pause();
+    if (t.find("slow") != std::string::npos) usleep(300 * 1000);
     const bool fail = t.find("fail") != std::string::npos || t.find("sticky") != std::string::npos;
     any_failed |= fail;
     write({{"event", "end"},

@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <thread>
 
 #include "course/config.hpp"
 #include "course/manifest.hpp"
@@ -110,6 +111,28 @@ TEST_F(Runner, OneStepOnly) {
   EXPECT_EQ(r.steps[0].name, "tiled");
   EXPECT_EQ(r.steps[0].status, "fail");
   EXPECT_EQ(device.value("name", ""), "Fake GPU");
+}
+
+// Two graders of one target at once (grader watch beside a manual run) used to share one run
+// folder, and the second deleted the first one's reports mid-run. Now the second waits.
+TEST_F(Runner, TwoGradersOfOneTargetDoNotShareARun) {
+  setenv("FAKE_TESTS", "naive/T.slow:tiled/T.slow:tiled_padded/T.slow", 1);
+  const course::Selection all{manifest_.find("07_transpose"), nullptr};
+  course::LessonReport first, second;
+  std::thread other([&] {
+    nlohmann::json device;
+    second = driver::grade(all, options_, device);
+  });
+  nlohmann::json device;
+  first = driver::grade(all, options_, device);
+  other.join();
+  for (const course::LessonReport* r : {&first, &second}) {
+    EXPECT_EQ(r->status, "pass");  // the two optional steps have no tests here: excused
+    for (const char* name : {"naive", "tiled", "tiled_padded"}) {
+      EXPECT_EQ(step(*r, name).status, "pass") << name;
+      EXPECT_EQ(step(*r, name).tests_passed, 1) << name;
+    }
+  }
 }
 
 TEST(CompilerErrors, KeepsErrorLinesWithContext) {
