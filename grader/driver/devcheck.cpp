@@ -151,7 +151,12 @@ int dev_check(const course::Manifest& m, const DevCheckOptions& o, GradeOptions 
     if (!lesson.ready() || (!o.lesson.empty() && lesson.id != o.lesson)) continue;
     std::vector<std::string> variants{"solution", "stub"};
     for (const course::WrongKernel& w : lesson.wrong_kernels) variants.push_back(w.name);
-    if (!o.only.empty()) variants = {o.only};
+    if (!o.only.empty()) {
+      // A wrong kernel belongs to one lesson's catalogue: `--only NAME` without --lesson grades
+      // it there and nowhere else (other lessons have no such target to build or run).
+      if (std::find(variants.begin(), variants.end(), o.only) == variants.end()) continue;
+      variants = {o.only};
+    }
     for (const std::string& v : variants) {
       g.variant = v;
       std::map<std::string, std::vector<double>> ratios;  // per step, over repeats

@@ -5,11 +5,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -188,9 +190,10 @@ bool run_tests(const course::Lesson& lesson, const std::vector<const course::Ste
     return false;
   }
 
-  const fs::path run_dir = fs::path(o.binary_dir) / "grader-runs" / target;
-  fs::create_directories(run_dir.parent_path());
-  const RunLock lock(run_dir.parent_path() / (target + ".lock"), target, o.progress);
+  const fs::path runs = fs::path(o.binary_dir) / "grader-runs";
+  const fs::path run_dir = o.run_name.empty() ? runs / target : runs / target / o.run_name;
+  fs::create_directories(runs);
+  const RunLock lock(runs / (target + ".lock"), target, o.progress);
   fs::remove_all(run_dir);
   fs::create_directories(run_dir);
   run.log_path = (run_dir / "tests.log").string();
@@ -350,11 +353,11 @@ SanitizerFindings sanitizer_findings(const std::string& log) {
 }
 
 course::LessonReport sanitize(const course::Selection& sel, const GradeOptions& options,
-                              const std::vector<std::string>& tools, nlohmann::json& device) {
+                              const std::vector<std::string>& requested, nlohmann::json& device) {
   course::LessonReport report;
   if (!prepare(*sel.lesson, options, report)) return report;
   report.variant = options.variant;
-  const std::string sanitizer = find_sanitizer();
+  const std::string sanitizer = options.sanitizer.empty() ? find_sanitizer() : options.sanitizer;
   if (sanitizer.empty()) {
     report.status = "unavailable";
     report.message =
@@ -362,9 +365,13 @@ course::LessonReport sanitize(const course::Selection& sel, const GradeOptions& 
         "nvcc): put the toolkit's bin/ on PATH, or grade without --sanitize";
     return report;
   }
+  std::vector<std::string> tools;  // "memcheck,memcheck" runs it once: one test per tool
+  for (const std::string& t : requested)
+    if (std::find(tools.begin(), tools.end(), t) == tools.end()) tools.push_back(t);
   const std::vector<const course::Step*> steps = selected_steps(sel);
   TestRun all;       // the quick correctness tests (from the first tool's run)
   TestRun findings;  // one test per tool and step, listed first: it says why the others failed
+  std::map<std::string, std::vector<std::string>> found_by;  // step -> tools that found errors
   for (std::size_t i = 0; i < tools.size(); ++i) {
     GradeOptions o = options;
     o.build = false;
@@ -380,6 +387,8 @@ course::LessonReport sanitize(const course::Selection& sel, const GradeOptions& 
       if (o.progress)
         fmt::print(stderr, "compute-sanitizer {} on {}.{} ...\n", tools[i], sel.lesson->id,
                    step->name);
+      // A folder per tool and step: the report's "output in ..." must still exist at the end.
+      o.run_name = tools[i] + "-" + step->name;
       TestRun run;
       if (!run_tests(*sel.lesson, {step}, o, device, report, run)) return report;
       if (i == 0) {
@@ -391,15 +400,16 @@ course::LessonReport sanitize(const course::Selection& sel, const GradeOptions& 
       r.name = step->name + "/compute-sanitizer." + tools[i];
       r.status = f.errors == 0 ? "passed" : "failed";
       if (f.errors) {
+        found_by[step->name].push_back(tools[i]);
         std::string text = fmt::format("compute-sanitizer {} found {} error{}", tools[i], f.errors,
                                        f.errors == 1 ? "" : "s");
-        // memcheck stops a kernel at its first bad access, so the tests around it fail with
-        // cudaErrorLaunchFailure: say so, or the student chases the wrong symptom.
+        // memcheck stops a kernel at its first bad access, so the tests whose kernel made one
+        // fail with cudaErrorLaunchFailure: say so, or the student chases the wrong symptom.
         if (tools[i] == "memcheck")
           text +=
               " (it stops a kernel at its first bad access: a test that failed with "
               "'unspecified launch failure' under --sanitize ran into one of these)";
-        text += ":";
+        text += fmt::format(" (full output: {}):", run.log_path);
         for (const std::string& l : f.first_lines) text += "\n  " + l;
         r.failures.push_back(text);
       }
@@ -410,6 +420,10 @@ course::LessonReport sanitize(const course::Selection& sel, const GradeOptions& 
   all.expected.insert(all.expected.begin(), findings.expected.begin(), findings.expected.end());
   all.records.insert(all.records.end(), findings.records.begin(), findings.records.end());
   decide(*sel.lesson, steps, all, report);
+  for (course::StepReport& s : report.steps)
+    if (const auto it = found_by.find(s.name); it != found_by.end())
+      s.reason =
+          fmt::format("compute-sanitizer {} reported errors; {}", join(it->second, ", "), s.reason);
   report.message = "compute-sanitizer run: small shapes only, not timed";
   return report;
 }

@@ -22,6 +22,10 @@ struct GradeOptions {
   bool quick = false;                ///< small shapes only, no timing
   std::vector<std::string> wrapper;  ///< e.g. {"compute-sanitizer", "--tool", "memcheck"}
   bool progress = true;              ///< print what is happening on stderr
+  /// Sub-folder of grader-runs/<target>/ for this run's logs ("" = that folder itself).
+  std::string run_name;
+  /// compute-sanitizer for sanitize() ("" = find_sanitizer()); tests pass a stand-in.
+  std::string sanitizer;
 };
 
 /// Name of the executable target that grades `lesson` (with an optional variant).

@@ -276,7 +276,8 @@ int main(int argc, char** argv) {
           tiers, sel.lesson->id);
     progress.set_hints_seen(sel.lesson->id, step->name,
                             std::max(shown, progress.hints_seen(sel.lesson->id, step->name)));
-    progress.save();
+    if (!progress.save())  // the next call would show the same tiers again: say why
+      fmt::print(stderr, "grader: could not save progress to {}\n", progress_path);
     return course::kExitOk;
   }
 

@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <thread>
 
 #include "course/config.hpp"
@@ -133,6 +134,44 @@ TEST_F(Runner, TwoGradersOfOneTargetDoNotShareARun) {
       EXPECT_EQ(step(*r, name).tests_passed, 1) << name;
     }
   }
+}
+
+// --sanitize: each tool's finding is listed before the tests it broke, a tool asked for twice
+// runs once, and every record's "output in FILE" still holds that run's output at the end.
+TEST_F(Runner, SanitizerFindingsComeFirstAndKeepTheirLogs) {
+  // A stand-in compute-sanitizer: skips its own options, runs the test process it wraps (the
+  // first absolute path), then reports one error the way the real one ends its output.
+  const fs::path fake = dir_ / "compute-sanitizer";
+  std::ofstream(fake) << "#!/bin/sh\n"
+                         "while [ $# -gt 0 ]; do case \"$1\" in /*) break ;; esac; shift; done\n"
+                         "\"$@\"\n"
+                         "echo '========= Invalid __global__ read of size 16 bytes'\n"
+                         "echo '========= ERROR SUMMARY: 1 error'\n"
+                         "exit 97\n";
+  fs::permissions(fake, fs::perms::owner_all);
+  options_.sanitizer = fake.string();
+  setenv("FAKE_TESTS", "naive/T.crash_a:naive/T.pass_b", 1);
+  const course::Lesson* lesson = manifest_.find("07_transpose");
+  nlohmann::json device;
+  const course::LessonReport r = driver::sanitize({lesson, lesson->find_step("naive")}, options_,
+                                                  {"memcheck", "racecheck", "memcheck"}, device);
+  const course::StepReport& s = step(r, "naive");
+  ASSERT_EQ(s.status, "fail");
+  EXPECT_EQ(s.tests_total, 4);  // two tests, then memcheck and racecheck once each
+  ASSERT_EQ(s.problems.size(), 3u);
+  EXPECT_EQ(s.problems[0].name, "naive/compute-sanitizer.memcheck");
+  EXPECT_EQ(s.problems[1].name, "naive/compute-sanitizer.racecheck");
+  EXPECT_EQ(s.problems[2].name, "naive/T.crash_a");
+  EXPECT_EQ(s.reason.rfind("compute-sanitizer memcheck, racecheck reported errors; ", 0), 0u)
+      << s.reason;
+  EXPECT_NE(s.problems[0].failures.at(0).find("stops a kernel at its first bad access"),
+            std::string::npos);
+  EXPECT_NE(s.problems[0].failures.at(0).find("Invalid __global__ read"), std::string::npos);
+  // The crash was seen in memcheck's run; racecheck's run must not have replaced its log.
+  const std::string& crash = s.problems[2].failures.at(0);
+  const std::string log = crash.substr(crash.find("output in ") + 10);
+  EXPECT_NE(log.find("memcheck-naive"), std::string::npos) << log;
+  EXPECT_TRUE(fs::exists(log)) << log;
 }
 
 TEST(CompilerErrors, KeepsErrorLinesWithContext) {

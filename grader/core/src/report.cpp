@@ -251,7 +251,10 @@ std::string to_text(const Report& report, const TextOptions& opt) {
     out += "\n";
     if (l.status == "build_failed" || l.status == "no_gpu" || l.status == "unsupported" ||
         l.status == "unavailable" || l.status == "error") {
-      out += "  " + status_word("fail", st) + "  " + l.message + "\n";
+      // Nothing was graded on this machine (exit code 3): not a failure of the student's code.
+      const bool not_here =
+          l.status == "no_gpu" || l.status == "unsupported" || l.status == "unavailable";
+      out += "  " + status_word(not_here ? "skipped" : "fail", st) + "  " + l.message + "\n";
       if (!l.build_log.empty()) out += indent_lines(l.build_log, "    ");
       continue;
     }

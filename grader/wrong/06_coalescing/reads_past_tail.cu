@@ -1,8 +1,8 @@
 // Wrong on purpose: rounds the group count up and loads the last group as a whole float4, then
 // stores only the floats below n. The output is right on every n, but when n % 4 != 0 the last
-// thread reads 4 to 12 bytes past the end of `in`. Inside the allocation's slack that never
-// faults and the extra floats are dropped, so no output check can see it: compute-sanitizer
-// memcheck (exact-size buffers in quick mode) must report it.
+// thread reads 4 to 12 bytes past the end of `in`: into the correctness tests' guard elements, or
+// the allocation's slack when timed. That never faults and the extra floats are dropped, so no
+// output check can see it: compute-sanitizer memcheck (exact-size buffers in quick mode) must.
 #include "unused_kernels.cuh"
 
 namespace coalescing {
