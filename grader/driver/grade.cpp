@@ -401,15 +401,15 @@ course::LessonReport sanitize(const course::Selection& sel, const GradeOptions& 
       r.status = f.errors == 0 ? "passed" : "failed";
       if (f.errors) {
         found_by[step->name].push_back(tools[i]);
-        std::string text = fmt::format("compute-sanitizer {} found {} error{}", tools[i], f.errors,
-                                       f.errors == 1 ? "" : "s");
+        std::string text = fmt::format("compute-sanitizer {} found {} error{} (full output: {}).",
+                                       tools[i], f.errors, f.errors == 1 ? "" : "s", run.log_path);
         // memcheck stops a kernel at its first bad access, so the tests whose kernel made one
         // fail with cudaErrorLaunchFailure: say so, or the student chases the wrong symptom.
         if (tools[i] == "memcheck")
           text +=
-              " (it stops a kernel at its first bad access: a test that failed with "
-              "'unspecified launch failure' under --sanitize ran into one of these)";
-        text += fmt::format(" (full output: {}):", run.log_path);
+              " It stops a kernel at its first bad access, so a test that failed with "
+              "'unspecified launch failure' under --sanitize ran into one of these.";
+        text += " Its first lines:";
         for (const std::string& l : f.first_lines) text += "\n  " + l;
         r.failures.push_back(text);
       }
