@@ -124,31 +124,46 @@ int dev_check(const course::Manifest& m, const DevCheckOptions& o, GradeOptions 
     return drift ? 1 : (o.only.empty() ? 0 : 3);
   }
 
+  std::string only_lesson;  // --lesson as an id: "06", "6" and "coalescing" work as elsewhere
   if (!o.lesson.empty()) {
-    const course::Lesson* l = m.find(o.lesson);
+    const course::Lesson* l = nullptr;
+    try {
+      l = course::resolve(m, o.lesson).lesson;
+    } catch (const course::UsageError&) {
+    }
     if (!l || !l->ready()) {
       fmt::print(stderr, "grader dev check: no ready lesson '{}'\n", o.lesson);
       return course::kExitUsage;
     }
+    only_lesson = l->id;
   }
   if (!o.only.empty() && o.only != "solution" && o.only != "stub") {
     bool known = false;
     for (const course::Lesson& l : m.lessons)
       for (const course::WrongKernel& w : l.wrong_kernels)
-        known |= w.name == o.only && (o.lesson.empty() || o.lesson == l.id);
+        known |= w.name == o.only && (only_lesson.empty() || only_lesson == l.id);
     if (!known) {
-      fmt::print(
-          stderr,
-          "grader dev check: no variant '{}'; variants are solution, stub and the wrong kernels "
-          "listed in lessons/course.json\n",
-          o.only);
+      std::string elsewhere;  // the lesson whose catalogue has it, when --lesson named another
+      for (const course::Lesson& l : m.lessons)
+        for (const course::WrongKernel& w : l.wrong_kernels)
+          if (w.name == o.only) elsewhere = l.id;
+      if (!elsewhere.empty())
+        fmt::print(stderr,
+                   "grader dev check: '{}' is a wrong kernel of {}, not of {}: drop --lesson or "
+                   "use --lesson {}\n",
+                   o.only, elsewhere, only_lesson, elsewhere);
+      else
+        fmt::print(stderr,
+                   "grader dev check: no variant '{}'; variants are solution, stub and the wrong "
+                   "kernels listed in lessons/course.json\n",
+                   o.only);
       return course::kExitUsage;
     }
   }
   g.progress = false;
   bool any_skipped = false;
   for (const course::Lesson& lesson : m.lessons) {
-    if (!lesson.ready() || (!o.lesson.empty() && lesson.id != o.lesson)) continue;
+    if (!lesson.ready() || (!only_lesson.empty() && lesson.id != only_lesson)) continue;
     std::vector<std::string> variants{"solution", "stub"};
     for (const course::WrongKernel& w : lesson.wrong_kernels) variants.push_back(w.name);
     if (!o.only.empty()) {

@@ -28,6 +28,41 @@ namespace driver {
 namespace fs = std::filesystem;
 using course::protocol::TestRecord;
 
+namespace {
+
+// One grading of a target at a time, from its build to its report. A second grader of the same
+// target (`grader watch` beside a manual run, two terminals, ctest -j) would relink the program
+// under the first one's fresh processes and delete its logs, and two timed runs on one GPU would
+// disturb each other's measurements. An flock is released when its file is closed, also when the
+// process dies, so a crashed grader never leaves it held.
+class RunLock {
+ public:
+  RunLock(const fs::path& path, const std::string& what, bool progress) {
+    fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd_ < 0) fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);  // flock needs no write access
+    if (fd_ < 0 || ::flock(fd_, LOCK_EX | LOCK_NB) == 0) return;    // unlockable: run as before
+    if (errno == EWOULDBLOCK && progress)
+      fmt::print(stderr, "another grader is {}; waiting for it to finish ...\n", what);
+    while (::flock(fd_, LOCK_EX) != 0 && errno == EINTR) {
+    }
+  }
+  ~RunLock() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  RunLock(const RunLock&) = delete;
+  RunLock& operator=(const RunLock&) = delete;
+
+ private:
+  int fd_ = -1;
+};
+
+// grader-runs/ of the build tree: logs, reports and the locks.
+fs::path runs_dir(const GradeOptions& o) {
+  return fs::path(o.binary_dir) / "grader-runs";
+}
+
+}  // namespace
+
 std::string target_name(const std::string& lesson, const std::string& variant) {
   return variant.empty() ? "grade_" + lesson : "grade_" + lesson + "__" + variant;
 }
@@ -58,6 +93,10 @@ std::string compiler_errors(const std::string& out, std::size_t max_lines) {
 
 bool build_target(const GradeOptions& o, const std::string& target, std::string& log) {
   const unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
+  // Two builds in one build tree at once (two lessons graded side by side) can corrupt it.
+  std::error_code ignored;
+  fs::create_directories(runs_dir(o), ignored);
+  const RunLock lock(runs_dir(o) / "build.lock", "building in " + o.binary_dir, o.progress);
   const Captured c = run_capture({course::config::kCMake, "--build", o.binary_dir, "--target",
                                   target, "--parallel", std::to_string(jobs)});
   if (c.exit_code == 0) return true;
@@ -149,30 +188,6 @@ bool prepare(const course::Lesson& lesson, const GradeOptions& o, course::Lesson
   return true;
 }
 
-// One grading of a target at a time. A second grader of the same target (`grader watch` beside a
-// manual run, two terminals, ctest -j) would delete this run's logs and reports from under it,
-// and two timed runs on one GPU would disturb each other's measurements. An flock is released
-// when its file is closed, also when the process dies, so a crashed grader never leaves it held.
-class RunLock {
- public:
-  RunLock(const fs::path& path, const std::string& target, bool progress)
-      : fd_(::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644)) {
-    if (fd_ < 0 || ::flock(fd_, LOCK_EX | LOCK_NB) == 0) return;  // unlockable: run as before
-    if (progress)
-      fmt::print(stderr, "another grader is running {}; waiting for it to finish ...\n", target);
-    while (::flock(fd_, LOCK_EX) != 0 && errno == EINTR) {
-    }
-  }
-  ~RunLock() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  RunLock(const RunLock&) = delete;
-  RunLock& operator=(const RunLock&) = delete;
-
- private:
-  int fd_;
-};
-
 // Runs the tests of `steps`, a fresh process after every sticky error, crash or hang. Returns
 // false with `report` filled when there is no GPU, the GPU is too old, or the run broke down.
 bool run_tests(const course::Lesson& lesson, const std::vector<const course::Step*>& steps,
@@ -190,10 +205,9 @@ bool run_tests(const course::Lesson& lesson, const std::vector<const course::Ste
     return false;
   }
 
-  const fs::path runs = fs::path(o.binary_dir) / "grader-runs";
-  const fs::path run_dir = o.run_name.empty() ? runs / target : runs / target / o.run_name;
-  fs::create_directories(runs);
-  const RunLock lock(runs / (target + ".lock"), target, o.progress);
+  // Each kind of run keeps its own folder, so a plain grading does not delete the logs that an
+  // earlier --sanitize report points to.
+  const fs::path run_dir = runs_dir(o) / target / (o.run_name.empty() ? "grade" : o.run_name);
   fs::remove_all(run_dir);
   fs::create_directories(run_dir);
   run.log_path = (run_dir / "tests.log").string();
@@ -307,8 +321,10 @@ void decide(const course::Lesson& lesson, const std::vector<const course::Step*>
 
 }  // namespace
 
-course::LessonReport grade(const course::Selection& sel, const GradeOptions& o,
-                           nlohmann::json& device) {
+namespace {
+
+course::LessonReport grade_holding_lock(const course::Selection& sel, const GradeOptions& o,
+                                        nlohmann::json& device) {
   course::LessonReport report;
   if (!prepare(*sel.lesson, o, report)) return report;
   const std::vector<const course::Step*> steps = selected_steps(sel);
@@ -317,6 +333,8 @@ course::LessonReport grade(const course::Selection& sel, const GradeOptions& o,
   decide(*sel.lesson, steps, run, report);
   return report;
 }
+
+}  // namespace
 
 std::string find_sanitizer() {
   const fs::path next_to_nvcc =
@@ -352,8 +370,12 @@ SanitizerFindings sanitizer_findings(const std::string& log) {
   return f;
 }
 
-course::LessonReport sanitize(const course::Selection& sel, const GradeOptions& options,
-                              const std::vector<std::string>& requested, nlohmann::json& device) {
+namespace {
+
+course::LessonReport sanitize_holding_lock(const course::Selection& sel,
+                                           const GradeOptions& options,
+                                           const std::vector<std::string>& requested,
+                                           nlohmann::json& device) {
   course::LessonReport report;
   if (!prepare(*sel.lesson, options, report)) return report;
   report.variant = options.variant;
@@ -426,6 +448,42 @@ course::LessonReport sanitize(const course::Selection& sel, const GradeOptions& 
           fmt::format("compute-sanitizer {} reported errors; {}", join(it->second, ", "), s.reason);
   report.message = "compute-sanitizer run: small shapes only, not timed";
   return report;
+}
+
+// Runs `body` (one grading) holding its target's lock. A build tree the grader cannot write to
+// becomes an error report (exit code 5) with the reason, not an uncaught exception.
+template <class Body>
+course::LessonReport with_target_lock(const course::Selection& sel, const GradeOptions& o,
+                                      Body body) {
+  const std::string target = target_name(sel.lesson->id, o.variant);
+  try {
+    fs::create_directories(runs_dir(o));
+    const RunLock lock(runs_dir(o) / (target + ".lock"), "grading " + target, o.progress);
+    return body();
+  } catch (const fs::filesystem_error& e) {
+    course::LessonReport report;
+    report.id = sel.lesson->id;
+    report.title = sel.lesson->title;
+    report.seed = o.seed;
+    report.variant = o.variant;
+    report.status = "error";
+    report.message = fmt::format(
+        "cannot write the grader's logs under {}: {} ({}). The build tree must be writable",
+        runs_dir(o).string(), e.code().message(), e.path1().string());
+    return report;
+  }
+}
+
+}  // namespace
+
+course::LessonReport grade(const course::Selection& sel, const GradeOptions& o,
+                           nlohmann::json& device) {
+  return with_target_lock(sel, o, [&] { return grade_holding_lock(sel, o, device); });
+}
+
+course::LessonReport sanitize(const course::Selection& sel, const GradeOptions& o,
+                              const std::vector<std::string>& tools, nlohmann::json& device) {
+  return with_target_lock(sel, o, [&] { return sanitize_holding_lock(sel, o, tools, device); });
 }
 
 }  // namespace driver

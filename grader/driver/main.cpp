@@ -308,7 +308,8 @@ int main(int argc, char** argv) {
           report.grader_version = course::config::kVersion;
           report.course_version = manifest.version;
           report.lessons.push_back(driver::grade(sel, g, report.device));
-          if (progress.update(report.lessons.back(), now_iso())) progress.save();
+          if (progress.update(report.lessons.back(), now_iso()) && !progress.save())
+            fmt::print(stderr, "grader: could not save progress to {}\n", progress_path);
           fmt::print("{}", course::to_text(report, course::TextOptions{color, verbose, self}));
           return report.exit_code();
         });

@@ -7,8 +7,10 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <csignal>
 #include <cstring>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -20,6 +22,34 @@
 namespace driver {
 
 namespace {
+
+// The signal (Ctrl-C, SIGTERM, SIGHUP) that asked the grader to stop while a test process ran.
+volatile std::sig_atomic_t stop_signal = 0;
+extern "C" void remember_stop_signal(int sig) {
+  stop_signal = sig;
+}
+
+// While a test process runs, those signals only set stop_signal; the destructor restores what was
+// there before. The test process has its own process group (so that a kill reaches everything it
+// started), which also keeps the terminal's Ctrl-C from reaching it: the grader must pass it on.
+class StopSignals {
+ public:
+  StopSignals() {
+    struct sigaction catch_it {};
+    catch_it.sa_handler = remember_stop_signal;
+    sigemptyset(&catch_it.sa_mask);
+    for (int i = 0; i < 3; ++i) sigaction(kSignals[i], &catch_it, &old_[i]);
+  }
+  ~StopSignals() {
+    for (int i = 0; i < 3; ++i) sigaction(kSignals[i], &old_[i], nullptr);
+  }
+  StopSignals(const StopSignals&) = delete;
+  StopSignals& operator=(const StopSignals&) = delete;
+
+ private:
+  static constexpr int kSignals[3] = {SIGINT, SIGTERM, SIGHUP};
+  struct sigaction old_[3]{};
+};
 
 std::vector<char*> c_argv(const std::vector<std::string>& argv) {
   std::vector<char*> out;
@@ -66,6 +96,7 @@ ChildEnd run_watched(const WatchedChild& child) {
   using clock = std::chrono::steady_clock;
   ChildEnd end;
   const auto started = clock::now();
+  std::optional<StopSignals> catching(std::in_place);
   const pid_t pid = fork();
   if (pid < 0) return end;
   if (pid == 0) {
@@ -92,6 +123,11 @@ ChildEnd run_watched(const WatchedChild& child) {
   for (;;) {
     const pid_t w = waitpid(pid, &status, WNOHANG);
     if (w == pid) break;
+    if (stop_signal) {  // the user stopped the grader: the test process goes first
+      kill(-pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      break;
+    }
     struct stat st {};
     if (stat(child.report_path.c_str(), &st) == 0 && st.st_size != seen_size) {
       seen_size = st.st_size;
@@ -113,6 +149,11 @@ ChildEnd run_watched(const WatchedChild& child) {
   }
   // Anything the child left running in its group goes with it.
   kill(-pid, SIGKILL);
+  catching.reset();
+  if (const int sig = stop_signal) {  // handlers restored: the signal now ends the grader
+    stop_signal = 0;
+    raise(sig);
+  }
   end.exited = WIFEXITED(status) && !end.timed_out;
   end.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   end.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;

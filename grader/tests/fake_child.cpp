@@ -1,7 +1,8 @@
 // Stands in for a hidden-test process in the runner's CPU tests. It accepts the arguments the
 // grader passes (--report FILE ... --gtest_filter=A:B:C) and, per test in the filter, acts out
 // a mode taken from the test's name: "pass", "fail", "crash" (SIGSEGV mid-test), "hang"
-// (sleeps forever mid-test), "slow" (passes after 0.3 s), "sticky" (fatal record, exit 86).
+// (sleeps forever mid-test, after writing its pid to $FAKE_PID_FILE if set), "sticky" (fatal
+// record, exit 86).
 // "--gtest_list_tests" lists the tests named in $FAKE_TESTS.
 #include <signal.h>
 #include <unistd.h>
@@ -62,9 +63,11 @@ int main(int argc, char** argv) {
   for (const std::string& t : split(filter, ':')) {
     write({{"event", "start"}, {"test", t}});
     if (t.find("crash") != std::string::npos) raise(SIGSEGV);
-    if (t.find("hang") != std::string::npos)
+    if (t.find("hang") != std::string::npos) {
+      if (const char* pid_file = std::getenv("FAKE_PID_FILE"))
+        std::ofstream(pid_file) << getpid() << "\n";
       for (;;) pause();
-    if (t.find("slow") != std::string::npos) usleep(300 * 1000);
+    }
     const bool fail = t.find("fail") != std::string::npos || t.find("sticky") != std::string::npos;
     any_failed |= fail;
     write({{"event", "end"},

@@ -1,7 +1,14 @@
 // The grader survives what hidden-test processes do: crash, hang, lose their CUDA context, or
 // find no GPU. A fake child (fake_child.cpp) acts these out without any GPU.
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/file.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include <atomic>
+#include <chrono>
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -114,26 +121,60 @@ TEST_F(Runner, OneStepOnly) {
   EXPECT_EQ(device.value("name", ""), "Fake GPU");
 }
 
-// Two graders of one target at once (grader watch beside a manual run) used to share one run
-// folder, and the second deleted the first one's reports mid-run. Now the second waits.
-TEST_F(Runner, TwoGradersOfOneTargetDoNotShareARun) {
-  setenv("FAKE_TESTS", "naive/T.slow:tiled/T.slow:tiled_padded/T.slow", 1);
-  const course::Selection all{manifest_.find("07_transpose"), nullptr};
-  course::LessonReport first, second;
-  std::thread other([&] {
-    nlohmann::json device;
-    second = driver::grade(all, options_, device);
+// A second grader of the same target waits for the first (grader watch beside a manual run):
+// they used to share one run folder, and the second deleted the first one's reports mid-run.
+TEST_F(Runner, GradingWaitsWhileAnotherGraderHoldsTheTarget) {
+  const fs::path lock = dir_ / "grader-runs" / "grade_07_transpose.lock";
+  fs::create_directories(lock.parent_path());
+  const int other = ::open(lock.c_str(), O_RDWR | O_CREAT, 0644);  // stands in for the other
+  ASSERT_GE(other, 0);
+  ASSERT_EQ(::flock(other, LOCK_EX), 0);
+  std::atomic<bool> done{false};
+  course::LessonReport r;
+  std::thread grader([&] {
+    r = grade("naive/T.pass:tiled/T.pass");
+    done = true;
   });
-  nlohmann::json device;
-  first = driver::grade(all, options_, device);
-  other.join();
-  for (const course::LessonReport* r : {&first, &second}) {
-    EXPECT_EQ(r->status, "pass");  // the two optional steps have no tests here: excused
-    for (const char* name : {"naive", "tiled", "tiled_padded"}) {
-      EXPECT_EQ(step(*r, name).status, "pass") << name;
-      EXPECT_EQ(step(*r, name).tests_passed, 1) << name;
-    }
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));  // a free run takes ~20 ms
+  EXPECT_FALSE(done) << "graded while another grader held grade_07_transpose";
+  ::close(other);  // the other grader ends
+  grader.join();
+  EXPECT_EQ(step(r, "naive").status, "pass");
+  EXPECT_EQ(step(r, "tiled").status, "pass");
+}
+
+// Ctrl-C reaches the grader but not the test process (its own process group): the grader must
+// stop it before it goes, or it would keep running on the GPU (and in its run folder).
+TEST_F(Runner, StoppingTheGraderStopsItsTestProcess) {
+  const fs::path pid_file = dir_ / "hanging.pid";
+  setenv("FAKE_PID_FILE", pid_file.c_str(), 1);
+  options_.test_timeout = 60;
+  const pid_t grader = fork();
+  ASSERT_GE(grader, 0);
+  if (grader == 0) {  // the grader, in a process of its own so that the signal can end it
+    grade("naive/T.hang");
+    _exit(0);
   }
+  for (int i = 0; i < 500 && !fs::exists(pid_file); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  pid_t test_process = 0;
+  std::ifstream(pid_file) >> test_process;
+  ASSERT_GT(test_process, 0) << "the hanging test never started";
+  ::kill(grader, SIGINT);
+  int status = 0;
+  ASSERT_EQ(::waitpid(grader, &status, 0), grader);
+  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGINT) << "status " << status;
+  const bool gone = ::kill(test_process, 0) == -1;
+  EXPECT_TRUE(gone) << "test process " << test_process << " still runs";
+  if (!gone) ::kill(test_process, SIGKILL);  // leave no hanging process behind the test
+  unsetenv("FAKE_PID_FILE");
+}
+
+TEST_F(Runner, AnUnwritableBuildTreeIsAnErrorReportNotACrash) {
+  std::ofstream(dir_ / "grader-runs") << "a file where the grader's folder should be\n";
+  const course::LessonReport r = grade("naive/T.pass");
+  EXPECT_EQ(r.status, "error");
+  EXPECT_NE(r.message.find("cannot write the grader's logs under"), std::string::npos) << r.message;
 }
 
 // --sanitize: each tool's finding is listed before the tests it broke, a tool asked for twice
