@@ -38,10 +38,17 @@ class StopSignals {
     struct sigaction catch_it {};
     catch_it.sa_handler = remember_stop_signal;
     sigemptyset(&catch_it.sa_mask);
-    for (int i = 0; i < 3; ++i) sigaction(kSignals[i], &catch_it, &old_[i]);
+    for (int i = 0; i < 3; ++i) {
+      sigaction(kSignals[i], nullptr, &old_[i]);
+      // Ignored on entry (a background job of a script, nohup): the grader was told not to stop
+      // on it, so it must not stop the test process on it either.
+      caught_[i] = old_[i].sa_handler != SIG_IGN;
+      if (caught_[i]) sigaction(kSignals[i], &catch_it, nullptr);
+    }
   }
   ~StopSignals() {
-    for (int i = 0; i < 3; ++i) sigaction(kSignals[i], &old_[i], nullptr);
+    for (int i = 0; i < 3; ++i)
+      if (caught_[i]) sigaction(kSignals[i], &old_[i], nullptr);
   }
   StopSignals(const StopSignals&) = delete;
   StopSignals& operator=(const StopSignals&) = delete;
@@ -49,6 +56,7 @@ class StopSignals {
  private:
   static constexpr int kSignals[3] = {SIGINT, SIGTERM, SIGHUP};
   struct sigaction old_[3]{};
+  bool caught_[3] = {};
 };
 
 std::vector<char*> c_argv(const std::vector<std::string>& argv) {

@@ -170,6 +170,32 @@ TEST_F(Runner, StoppingTheGraderStopsItsTestProcess) {
   unsetenv("FAKE_PID_FILE");
 }
 
+// A grader started with SIGINT ignored (a background job of a script) keeps ignoring it: the
+// test process runs on, here until the grader's own timeout stops it.
+TEST_F(Runner, AnIgnoredSignalStopsNothing) {
+  const fs::path pid_file = dir_ / "hanging.pid", verdict = dir_ / "verdict";
+  setenv("FAKE_PID_FILE", pid_file.c_str(), 1);
+  const pid_t grader = fork();
+  ASSERT_GE(grader, 0);
+  if (grader == 0) {
+    signal(SIGINT, SIG_IGN);
+    const course::LessonReport r = grade("naive/T.hang");
+    std::ofstream(verdict) << step(r, "naive").problems.at(0).status;
+    _exit(0);
+  }
+  for (int i = 0; i < 500 && !fs::exists(pid_file); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  ASSERT_TRUE(fs::exists(pid_file)) << "the hanging test never started";
+  ::kill(grader, SIGINT);
+  int status = 0;
+  ASSERT_EQ(::waitpid(grader, &status, 0), grader);
+  EXPECT_TRUE(WIFEXITED(status)) << "status " << status;
+  std::string seen;
+  std::ifstream(verdict) >> seen;
+  EXPECT_EQ(seen, "timed_out");  // "crashed" would mean the SIGINT killed it
+  unsetenv("FAKE_PID_FILE");
+}
+
 TEST_F(Runner, AnUnwritableBuildTreeIsAnErrorReportNotACrash) {
   std::ofstream(dir_ / "grader-runs") << "a file where the grader's folder should be\n";
   const course::LessonReport r = grade("naive/T.pass");
