@@ -1,6 +1,5 @@
 #include "devcheck.hpp"
 
-#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -137,26 +136,23 @@ int dev_check(const course::Manifest& m, const DevCheckOptions& o, GradeOptions 
     }
     only_lesson = l->id;
   }
+  std::string owner;  // the lesson whose catalogue lists --only's wrong kernel
   if (!o.only.empty() && o.only != "solution" && o.only != "stub") {
-    bool known = false;
     for (const course::Lesson& l : m.lessons)
       for (const course::WrongKernel& w : l.wrong_kernels)
-        known |= w.name == o.only && (only_lesson.empty() || only_lesson == l.id);
-    if (!known) {
-      std::string elsewhere;  // the lesson whose catalogue has it, when --lesson named another
-      for (const course::Lesson& l : m.lessons)
-        for (const course::WrongKernel& w : l.wrong_kernels)
-          if (w.name == o.only) elsewhere = l.id;
-      if (!elsewhere.empty())
-        fmt::print(stderr,
-                   "grader dev check: '{}' is a wrong kernel of {}, not of {}: drop --lesson or "
-                   "use --lesson {}\n",
-                   o.only, elsewhere, only_lesson, elsewhere);
-      else
-        fmt::print(stderr,
-                   "grader dev check: no variant '{}'; variants are solution, stub and the wrong "
-                   "kernels listed in lessons/course.json\n",
-                   o.only);
+        if (w.name == o.only) owner = l.id;
+    if (owner.empty()) {
+      fmt::print(stderr,
+                 "grader dev check: no variant '{}'; variants are solution, stub and the wrong "
+                 "kernels listed in lessons/course.json\n",
+                 o.only);
+      return course::kExitUsage;
+    }
+    if (!only_lesson.empty() && owner != only_lesson) {
+      fmt::print(stderr,
+                 "grader dev check: '{}' is a wrong kernel of {}, not of {}: drop --lesson or use "
+                 "--lesson {}\n",
+                 o.only, owner, only_lesson, owner);
       return course::kExitUsage;
     }
   }
@@ -164,14 +160,11 @@ int dev_check(const course::Manifest& m, const DevCheckOptions& o, GradeOptions 
   bool any_skipped = false;
   for (const course::Lesson& lesson : m.lessons) {
     if (!lesson.ready() || (!only_lesson.empty() && lesson.id != only_lesson)) continue;
+    // A wrong kernel is graded in its own lesson only: the others have no such target.
+    if (!owner.empty() && lesson.id != owner) continue;
     std::vector<std::string> variants{"solution", "stub"};
     for (const course::WrongKernel& w : lesson.wrong_kernels) variants.push_back(w.name);
-    if (!o.only.empty()) {
-      // A wrong kernel belongs to one lesson's catalogue: `--only NAME` without --lesson grades
-      // it there and nowhere else (other lessons have no such target to build or run).
-      if (std::find(variants.begin(), variants.end(), o.only) == variants.end()) continue;
-      variants = {o.only};
-    }
+    if (!o.only.empty()) variants = {o.only};
     for (const std::string& v : variants) {
       g.variant = v;
       std::map<std::string, std::vector<double>> ratios;  // per step, over repeats

@@ -11,7 +11,6 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <map>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -55,6 +54,16 @@ class RunLock {
  private:
   int fd_ = -1;
 };
+
+// An empty report of `lesson` as graded with `o`: what every report says, whatever happens next.
+course::LessonReport labelled_report(const course::Lesson& lesson, const GradeOptions& o) {
+  course::LessonReport report;
+  report.id = lesson.id;
+  report.title = lesson.title;
+  report.seed = o.seed;
+  report.variant = o.variant;
+  return report;
+}
 
 // grader-runs/ of the build tree: logs, reports and the locks.
 fs::path runs_dir(const GradeOptions& o) {
@@ -152,10 +161,7 @@ struct TestRun {
 
 // Fills `report` with a non-pass status and returns false when the lesson cannot be graded here.
 bool prepare(const course::Lesson& lesson, const GradeOptions& o, course::LessonReport& report) {
-  report.id = lesson.id;
-  report.title = lesson.title;
-  report.seed = o.seed;
-  report.variant = o.variant;
+  report = labelled_report(lesson, o);
   if (!lesson.ready()) {
     report.status = "error";
     report.message = fmt::format("lesson {} is planned but not written yet", lesson.id);
@@ -378,7 +384,6 @@ course::LessonReport sanitize_holding_lock(const course::Selection& sel,
                                            nlohmann::json& device) {
   course::LessonReport report;
   if (!prepare(*sel.lesson, options, report)) return report;
-  report.variant = options.variant;
   const std::string sanitizer = options.sanitizer.empty() ? find_sanitizer() : options.sanitizer;
   if (sanitizer.empty()) {
     report.status = "unavailable";
@@ -393,7 +398,6 @@ course::LessonReport sanitize_holding_lock(const course::Selection& sel,
   const std::vector<const course::Step*> steps = selected_steps(sel);
   TestRun all;       // the quick correctness tests (from the first tool's run)
   TestRun findings;  // one test per tool and step, listed first: it says why the others failed
-  std::map<std::string, std::vector<std::string>> found_by;  // step -> tools that found errors
   for (std::size_t i = 0; i < tools.size(); ++i) {
     GradeOptions o = options;
     o.build = false;
@@ -422,7 +426,6 @@ course::LessonReport sanitize_holding_lock(const course::Selection& sel,
       r.name = step->name + "/compute-sanitizer." + tools[i];
       r.status = f.errors == 0 ? "passed" : "failed";
       if (f.errors) {
-        found_by[step->name].push_back(tools[i]);
         std::string text = fmt::format("compute-sanitizer {} found {} error{} (full output: {}).",
                                        tools[i], f.errors, f.errors == 1 ? "" : "s", run.log_path);
         // memcheck stops a kernel at its first bad access, so the tests whose kernel made one
@@ -442,10 +445,17 @@ course::LessonReport sanitize_holding_lock(const course::Selection& sel,
   all.expected.insert(all.expected.begin(), findings.expected.begin(), findings.expected.end());
   all.records.insert(all.records.end(), findings.records.begin(), findings.records.end());
   decide(*sel.lesson, steps, all, report);
-  for (course::StepReport& s : report.steps)
-    if (const auto it = found_by.find(s.name); it != found_by.end())
+  // The reason names the tools that reported errors: their records lead the step's problems.
+  const std::string finding = "/compute-sanitizer.";
+  for (course::StepReport& s : report.steps) {
+    std::vector<std::string> found;
+    for (const TestRecord& t : s.problems)
+      if (const auto at = t.name.find(finding); at != std::string::npos)
+        found.push_back(t.name.substr(at + finding.size()));
+    if (!found.empty())
       s.reason =
-          fmt::format("compute-sanitizer {} reported errors; {}", join(it->second, ", "), s.reason);
+          fmt::format("compute-sanitizer {} reported errors; {}", join(found, ", "), s.reason);
+  }
   report.message = "compute-sanitizer run: small shapes only, not timed";
   return report;
 }
@@ -461,11 +471,7 @@ course::LessonReport with_target_lock(const course::Selection& sel, const GradeO
     const RunLock lock(runs_dir(o) / (target + ".lock"), "grading " + target, o.progress);
     return body();
   } catch (const fs::filesystem_error& e) {
-    course::LessonReport report;
-    report.id = sel.lesson->id;
-    report.title = sel.lesson->title;
-    report.seed = o.seed;
-    report.variant = o.variant;
+    course::LessonReport report = labelled_report(*sel.lesson, o);
     report.status = "error";
     report.message = fmt::format(
         "cannot write the grader's logs under {}: {} ({}). The build tree must be writable",

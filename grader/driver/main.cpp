@@ -204,6 +204,11 @@ int main(int argc, char** argv) {
                                                  : fs::path(course::config::kSourceDir) / ".grader";
   const std::string progress_path = (state / "progress.json").string();
   driver::Progress progress(progress_path);
+  // Also under --quiet: an unsaved hint tier or passed step would silently come back next time.
+  const auto save_progress = [&] {
+    if (!progress.save())
+      fmt::print(stderr, "grader: could not save progress to {}\n", progress_path);
+  };
 
   if (*sim) {
     if (std::string problem = course::sim::validate(access); !problem.empty()) {
@@ -276,8 +281,7 @@ int main(int argc, char** argv) {
           tiers, sel.lesson->id);
     progress.set_hints_seen(sel.lesson->id, step->name,
                             std::max(shown, progress.hints_seen(sel.lesson->id, step->name)));
-    if (!progress.save())  // the next call would show the same tiers again: say why
-      fmt::print(stderr, "grader: could not save progress to {}\n", progress_path);
+    save_progress();
     return course::kExitOk;
   }
 
@@ -308,8 +312,7 @@ int main(int argc, char** argv) {
           report.grader_version = course::config::kVersion;
           report.course_version = manifest.version;
           report.lessons.push_back(driver::grade(sel, g, report.device));
-          if (progress.update(report.lessons.back(), now_iso()) && !progress.save())
-            fmt::print(stderr, "grader: could not save progress to {}\n", progress_path);
+          if (progress.update(report.lessons.back(), now_iso())) save_progress();
           fmt::print("{}", course::to_text(report, course::TextOptions{color, verbose, self}));
           return report.exit_code();
         });
@@ -374,8 +377,7 @@ int main(int argc, char** argv) {
   bool recorded = false;
   if (!sanitizing)
     for (const course::LessonReport& r : report.lessons) recorded |= progress.update(r, now_iso());
-  if (recorded && !progress.save() && !quiet)
-    fmt::print(stderr, "grader: could not save progress to {}\n", progress_path);
+  if (recorded) save_progress();
 
   const std::string text = course::to_text(report, course::TextOptions{color, verbose, self});
   if (json_out)

@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <thread>
 
 #include "course/config.hpp"
@@ -55,6 +56,42 @@ class Runner : public ::testing::Test {
     for (const course::StepReport& s : r.steps)
       if (s.name == name) return s;
     throw std::runtime_error("no step " + name);
+  }
+  // What became of a grader that was sent SIGINT while its test process hung.
+  struct Interrupted {
+    int status = -1;              ///< the grader's wait status
+    pid_t test_process = 0;       ///< the hanging process, as it wrote its pid
+    double seconds_to_end = 1e9;  ///< from the signal to the grader's end
+  };
+  // Forks a grader (so that a signal can end it) of one hanging test: `setup` runs in it first
+  // and `done` gets its report. Sends it SIGINT once the test process hangs and waits for it.
+  Interrupted interrupt_hanging_grader(
+      const std::function<void()>& setup,
+      const std::function<void(const course::LessonReport&)>& done) {
+    Interrupted out;
+    const fs::path pid_file = dir_ / "hanging.pid";
+    setenv("FAKE_PID_FILE", pid_file.c_str(), 1);
+    const pid_t grader = fork();
+    if (grader < 0) {  // never kill(-1, ...): that would reach every process we may signal
+      ADD_FAILURE() << "fork failed";
+      return out;
+    }
+    if (grader == 0) {
+      setup();
+      done(grade("naive/T.hang"));
+      _exit(0);
+    }
+    unsetenv("FAKE_PID_FILE");
+    for (int i = 0; i < 500 && !fs::exists(pid_file); ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    std::ifstream(pid_file) >> out.test_process;
+    EXPECT_GT(out.test_process, 0) << "the hanging test never started";
+    const auto signalled = std::chrono::steady_clock::now();
+    ::kill(grader, out.test_process > 0 ? SIGINT : SIGKILL);
+    EXPECT_EQ(::waitpid(grader, &out.status, 0), grader);
+    out.seconds_to_end =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - signalled).count();
+    return out;
   }
   fs::path dir_;
   course::Manifest manifest_;
@@ -146,54 +183,30 @@ TEST_F(Runner, GradingWaitsWhileAnotherGraderHoldsTheTarget) {
 // Ctrl-C reaches the grader but not the test process (its own process group): the grader must
 // stop it before it goes, or it would keep running on the GPU (and in its run folder).
 TEST_F(Runner, StoppingTheGraderStopsItsTestProcess) {
-  const fs::path pid_file = dir_ / "hanging.pid";
-  setenv("FAKE_PID_FILE", pid_file.c_str(), 1);
   options_.test_timeout = 60;
-  const pid_t grader = fork();
-  ASSERT_GE(grader, 0);
-  if (grader == 0) {  // the grader, in a process of its own so that the signal can end it
-    grade("naive/T.hang");
-    _exit(0);
-  }
-  for (int i = 0; i < 500 && !fs::exists(pid_file); ++i)
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  pid_t test_process = 0;
-  std::ifstream(pid_file) >> test_process;
-  ASSERT_GT(test_process, 0) << "the hanging test never started";
-  ::kill(grader, SIGINT);
-  int status = 0;
-  ASSERT_EQ(::waitpid(grader, &status, 0), grader);
-  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGINT) << "status " << status;
-  const bool gone = ::kill(test_process, 0) == -1;
-  EXPECT_TRUE(gone) << "test process " << test_process << " still runs";
-  if (!gone) ::kill(test_process, SIGKILL);  // leave no hanging process behind the test
-  unsetenv("FAKE_PID_FILE");
+  const Interrupted r = interrupt_hanging_grader([] {}, [](const auto&) {});
+  ASSERT_GT(r.test_process, 0);  // 0 or less would make the kill below reach a process group
+  EXPECT_TRUE(WIFSIGNALED(r.status) && WTERMSIG(r.status) == SIGINT) << "status " << r.status;
+  EXPECT_LT(r.seconds_to_end, 5.0) << "the grader did not act on the signal (test timeout 60 s)";
+  const bool gone = ::kill(r.test_process, 0) == -1;
+  EXPECT_TRUE(gone) << "test process " << r.test_process << " still runs";
+  if (!gone) ::kill(r.test_process, SIGKILL);  // leave no hanging process behind the test
 }
 
 // A grader started with SIGINT ignored (a background job of a script) keeps ignoring it: the
 // test process runs on, here until the grader's own timeout stops it.
 TEST_F(Runner, AnIgnoredSignalStopsNothing) {
-  const fs::path pid_file = dir_ / "hanging.pid", verdict = dir_ / "verdict";
-  setenv("FAKE_PID_FILE", pid_file.c_str(), 1);
-  const pid_t grader = fork();
-  ASSERT_GE(grader, 0);
-  if (grader == 0) {
-    signal(SIGINT, SIG_IGN);
-    const course::LessonReport r = grade("naive/T.hang");
-    std::ofstream(verdict) << step(r, "naive").problems.at(0).status;
-    _exit(0);
-  }
-  for (int i = 0; i < 500 && !fs::exists(pid_file); ++i)
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  ASSERT_TRUE(fs::exists(pid_file)) << "the hanging test never started";
-  ::kill(grader, SIGINT);
-  int status = 0;
-  ASSERT_EQ(::waitpid(grader, &status, 0), grader);
-  EXPECT_TRUE(WIFEXITED(status)) << "status " << status;
+  const fs::path verdict = dir_ / "verdict";
+  const Interrupted r = interrupt_hanging_grader(
+      [] { signal(SIGINT, SIG_IGN); },
+      [&](const course::LessonReport& report) {
+        std::ofstream(verdict) << step(report, "naive").problems.at(0).status;
+      });
+  ASSERT_GT(r.test_process, 0);
+  EXPECT_TRUE(WIFEXITED(r.status)) << "status " << r.status;
   std::string seen;
   std::ifstream(verdict) >> seen;
   EXPECT_EQ(seen, "timed_out");  // "crashed" would mean the SIGINT killed it
-  unsetenv("FAKE_PID_FILE");
 }
 
 TEST_F(Runner, AnUnwritableBuildTreeIsAnErrorReportNotACrash) {
