@@ -1,13 +1,14 @@
 // bench: Lab 02's tables, measured with the grader's own method (grader/harness/timing.hpp):
 // every row is timed interleaved with its table's ceiling, L2 flushed before each sample.
-//   ./build/bench                         all tables
-//   ./build/bench --table transpose       one table (repeatable): stride, aos_soa, transpose,
-//   float4
+//   ./build/bench                         all tables, in lesson order
+//   ./build/bench --table transpose       one table (repeatable); --list shows them
 //   ./build/bench --csv | --json          for plotting
 //   ./build/bench --write-profile PROFILE.md   fill PROFILE.md's measured blocks (not your
 //   predictions)
-// Under Nsight Compute (detected by its injection variable, or by how slowly a tiny kernel runs)
-// every kernel runs once, untimed, so `ncu --set basic ./build/bench` finishes in minutes.
+// The tables come from the lessons (lessons/NN_name/bench.cu, registered with BENCH_TABLE); this
+// file names none of them. Under Nsight Compute (detected by its injection variable, or by how
+// slowly a tiny kernel runs) every kernel runs once, untimed, so `ncu --set basic ./build/bench`
+// finishes in minutes.
 #include <cuda_runtime.h>
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
@@ -16,56 +17,38 @@
 #include <chrono>
 #include <cstdlib>
 #include <ctime>
-#include <fstream>
-#include <functional>
-#include <iostream>
-#include <memory>
+#include <map>
 #include <nlohmann/json.hpp>
-#include <sstream>
+#include <optional>
 #include <string>
 #include <vector>
 
-#include "coalescing.cuh"
+#include "bench.hpp"
 #include "course/report.hpp"
 #include "course/text_file.hpp"
-#include "harness/buffer.hpp"
-#include "harness/cuda_check.hpp"
-#include "harness/data.hpp"
-#include "harness/device.hpp"
-#include "harness/timing.hpp"
-#include "kernels.cuh"
-#include "transpose.cuh"
+
+namespace bench {
 
 namespace {
+std::vector<Registered>& registry() {
+  static std::vector<Registered> r;
+  return r;
+}
+}  // namespace
 
-using harness::Launch;
+TableRegistration::TableRegistration(const char* lesson, const char* id, MakeTable make) {
+  registry().push_back({lesson, id, std::move(make)});
+}
 
-struct Row {
-  std::string name;
-  std::string note;
-  double gbps = 0;
-  double fraction = 0;  ///< of the table's ceiling
-  int pairs = 0;
-  std::string error;  ///< "" or why the row was not timed
-};
+std::vector<Registered> tables() {
+  std::vector<Registered> t = registry();
+  std::stable_sort(t.begin(), t.end(),
+                   [](const Registered& a, const Registered& b) { return a.lesson < b.lesson; });
+  return t;
+}
 
-struct Table {
-  std::string id, title, formula, ceiling;
-  std::vector<Row> rows;
-};
-
-struct Context {
-  harness::DeviceInfo device;
-  harness::L2Flusher* flusher;
-  bool profiling;  // --once, or a profiler detected: one untimed launch per kernel
-};
-
-// Times `kernel` against `ceiling` (same bytes) and fills a row; under a profiler runs it once.
-// `launched` = the caller already ran the kernel once (to check its output), which is all a
-// profiler needs.
 Row measure(const Context& ctx, const std::string& name, const Launch& ceiling,
-            const Launch& kernel, double bytes, const std::string& note = "",
-            bool launched = false) {
+            const Launch& kernel, double bytes, const std::string& note, bool launched) {
   Row r;
   r.name = name;
   r.note = note;
@@ -88,199 +71,18 @@ Row measure(const Context& ctx, const std::string& name, const Launch& ceiling,
   return r;
 }
 
-// A student's kernel (or the solution's): run once into a poisoned `out` and compared with
-// `expected` (`cols` for the position in the message); timed only when it is right, since the
-// speed of a wrong kernel means nothing.
-Row measure_checked(const Context& ctx, const std::string& name, const Launch& ceiling,
-                    const Launch& kernel, double bytes, const std::string& note,
-                    harness::DeviceBuffer<float>& out, const std::vector<float>& expected,
-                    std::size_t cols) {
-  out.poison();
-  harness::check(kernel(0), "launch " + name);
-  harness::wait(0, name);
-  const harness::Comparison cmp =
-      harness::compare_exact(expected, out.download(), harness::kPoisonByte);
-  if (cmp.ok()) return measure(ctx, name, ceiling, kernel, bytes, note, /*launched=*/true);
-  Row r;
-  r.name = name;
-  r.error = "wrong output, not timed: " + harness::describe(cmp, cols);
-  return r;
-}
+}  // namespace bench
 
-Table stride_table(const Context& ctx) {
-  // n floats out; the input holds n * 32 floats so every stride reads n distinct elements.
-  long long n = 1ll << 22;
-  while (n * 8.0 < 4.0 * ctx.device.l2_bytes * 2) n *= 2;  // stride-1 working set >= 8x L2
-  while (n > (1ll << 20) && n * 4.0 * 33 > 0.6 * ctx.device.free_bytes) n /= 2;
-  harness::DeviceBuffer<float> in(n * 32), out(n);
-  in.upload(harness::random_floats(n * 32, 1));
-  Table t{"stride",
-          fmt::format("stride sweep: out[i] = in[i * s], {} floats, one per thread",
-                      course::group_thousands(n)),
-          "effective GB/s = (4 B read + 4 B written) x n / kernel time",
-          "stride 1 (the same kernel, coalesced), interleaved with each row"};
-  const Launch s1 = [&](cudaStream_t s) {
-    return bench::launch_stride_copy(in.data(), out.data(), n, 1, s);
-  };
-  for (int stride : {1, 2, 4, 8, 16, 32}) {
-    const Launch k = [&, stride](cudaStream_t s) {
-      return bench::launch_stride_copy(in.data(), out.data(), n, stride, s);
-    };
-    const int sectors = stride >= 8 ? 32 : 4 * stride;
-    t.rows.push_back(measure(ctx, fmt::format("stride {:>2}", stride), s1, k, 8.0 * n,
-                             fmt::format("{} sectors per warp load", sectors)));
-  }
-  return t;
-}
+namespace {
 
-Table aos_soa_table(const Context& ctx) {
-  long long n = 1ll << 22;
-  while (n * 8.0 < 8.0 * ctx.device.l2_bytes) n *= 2;
-  while (n > (1ll << 20) && n * 4.0 * 5 > 0.6 * ctx.device.free_bytes) n /= 2;
-  harness::DeviceBuffer<bench::Point3> points(n);
-  harness::DeviceBuffer<float> xs(n), out(n);
-  xs.upload(harness::random_floats(n, 2));
-  harness::check(cudaMemset(points.data(), 0, points.bytes()), "fill points");
-  Table t{
-      "aos_soa",
-      fmt::format("AoS vs SoA: load .x of {} points (struct {{ float x, y, z; }} vs a flat array)",
-                  course::group_thousands(n)),
-      "effective GB/s = (4 B of .x read + 4 B written) x n / kernel time",
-      "SoA (the flat array), interleaved with each row"};
-  const Launch soa = [&](cudaStream_t s) {
-    return bench::launch_soa_load_x(xs.data(), out.data(), n, s);
-  };
-  const Launch aos = [&](cudaStream_t s) {
-    return bench::launch_aos_load_x(points.data(), out.data(), n, s);
-  };
-  t.rows.push_back(measure(ctx, "SoA xs[i]", soa, soa, 8.0 * n, "4 sectors per warp load"));
-  t.rows.push_back(
-      measure(ctx, "AoS pts[i].x", soa, aos, 8.0 * n, "12 sectors per warp load, 1/3 used"));
-  return t;
-}
+using bench::Row;
+using bench::Table;
 
-// Lesson 06's optional step vector_copy: the one-float-per-thread copy of the stride table, the
-// course's float4 copy (the step's ceiling) and yours, checked before it is timed.
-Table float4_table(const Context& ctx) {
-  long long n = 1ll << 22;
-  while (n * 8.0 < 8.0 * ctx.device.l2_bytes) n *= 2;
-  while (n > (1ll << 20) && n * 8.0 > 0.6 * ctx.device.free_bytes) n /= 2;
-  const int count = static_cast<int>(n);
-  harness::DeviceBuffer<float> in(n), out(n);
-  const std::vector<float> host = harness::random_floats(n, 3);
-  in.upload(host);
-  Table t{"float4",
-          fmt::format("float4 copy (extension; lesson 06, step vector_copy): {} floats",
-                      course::group_thousands(n)),
-          "effective GB/s = (4 B read + 4 B written) x n / kernel time",
-          "float copy, one element per thread, interleaved with each row"};
-  const Launch f1 = [&](cudaStream_t s) {
-    return bench::launch_stride_copy(in.data(), out.data(), n, 1, s);
-  };
-  const Launch f4 = [&](cudaStream_t s) {
-    return coalescing::launch_copy_float4_reference(in.data(), out.data(), count, s);
-  };
-  const Launch yours = [&](cudaStream_t s) {
-    return coalescing::launch_copy_float4(in.data(), out.data(), count, s);
-  };
-  t.rows.push_back(measure(ctx, "float copy", f1, f1, 8.0 * n, "4 B per thread"));
-  t.rows.push_back(
-      measure(ctx, "copy_float4_reference", f1, f4, 8.0 * n, "16 B per thread (the course's)"));
-  t.rows.push_back(
-      measure_checked(ctx, "copy_float4", f1, yours, 8.0 * n, "yours (lesson 06)", out, host, n));
-  return t;
-}
+}  // namespace
 
-// The student's (or the solutions') transposes, checked before they are timed.
-Table transpose_table(const Context& ctx) {
-  const int side = 8192;
-  const size_t n = static_cast<size_t>(side) * side;
-  harness::DeviceBuffer<float> in(n), out(n);
-  const std::vector<float> host = harness::random_floats(n, 4);
-  in.upload(host);
-  std::vector<float> ref(n);
-  for (int r = 0; r < side; ++r)
-    for (int c = 0; c < side; ++c)
-      ref[static_cast<size_t>(c) * side + r] = host[static_cast<size_t>(r) * side + c];
-  Table t{"transpose", "transpose ladder: 8192x8192 floats, 32x32 tiles, 32x8 threads",
-          "effective GB/s = (4 B read + 4 B written) x rows x cols / kernel time",
-          "copy_tiled: the same grid, block and bounds checks, no transpose (the copy rung)"};
-  const Launch copy = [&](cudaStream_t s) {
-    return transpose::launch_copy_tiled(in.data(), out.data(), side, side, s);
-  };
-  t.rows.push_back(
-      measure(ctx, "copy_tiled (ceiling)", copy, copy, 8.0 * n, "both sides coalesced"));
-  const std::pair<transpose::Step, const char*> ladder[] = {
-      {transpose::Step::naive, "writes strided: 32 sectors per warp store"},
-      {transpose::Step::tiled, "both sides coalesced; 32-way bank conflicts on the tile read"},
-      {transpose::Step::tiled_padded, "tile[32][33]: conflict-free"}};
-  for (const auto& [step, note] : ladder) {
-    const std::string name = std::string("transpose_") + transpose::step_name(step);
-    const Launch k = [&, step = step](cudaStream_t s) {
-      return transpose::launch_transpose(step, in.data(), out.data(), side, side, s);
-    };
-    t.rows.push_back(measure_checked(ctx, name, copy, k, 8.0 * n, note, out, ref, side));
-  }
-  return t;
-}
+cudaError_t launch_probe_copy(const float* in, float* out, int n, cudaStream_t stream);
 
-// Lesson 06's particle update: your SoA kernel and the course's AoS "before" version, both against
-// the SoA copy rung (6 floats read, 3 written per particle, same geometry).
-Table particles_table(const Context& ctx) {
-  long long n = 1ll << 22;
-  while (n * 36.0 < 8.0 * ctx.device.l2_bytes) n *= 2;
-  while (n > (1ll << 20) && n * 4.0 * 12 > 0.6 * ctx.device.free_bytes) n /= 2;
-  const int count = static_cast<int>(n);
-  std::vector<std::unique_ptr<harness::DeviceBuffer<float>>> soa;  // freed on every exit
-  for (int f = 0; f < 6; ++f) {
-    soa.push_back(std::make_unique<harness::DeviceBuffer<float>>(n));
-    soa.back()->upload(harness::random_floats(n, 10 + f));
-  }
-  harness::DeviceBuffer<coalescing::Particle> aos(n);
-  harness::check(cudaMemset(aos.data(), 0, aos.bytes()), "fill particles");
-  const coalescing::Particles p{soa[0]->data(), soa[1]->data(), soa[2]->data(),
-                                soa[3]->data(), soa[4]->data(), soa[5]->data()};
-  const float dt = 0.01f;
-  Table t{"particles",
-          fmt::format(
-              "particle update x += vx*dt (and y, z): {} particles (lesson 06, step soa_update)",
-              course::group_thousands(n)),
-          "effective GB/s = (6 floats read + 3 written) x 4 B x n / kernel time",
-          "copy_particles_soa: the same 6 reads and 3 writes per particle, same geometry"};
-  const Launch copy = [&](cudaStream_t s) {
-    return coalescing::launch_copy_particles_soa(p, count, s);
-  };
-  const Launch soa_update = [&](cudaStream_t s) {
-    return coalescing::launch_update_soa(p, dt, count, s);
-  };
-  const Launch aos_update = [&](cudaStream_t s) {
-    return coalescing::launch_update_aos(aos.data(), dt, count, s);
-  };
-  // Check the SoA kernel (yours, or the solution) once before timing it.
-  const std::vector<float> x0 = soa[0]->download(), vx = soa[3]->download();
-  harness::check(soa_update(0), "launch update_soa");
-  harness::wait(0, "update_soa");
-  const std::vector<float> x1 = soa[0]->download();
-  std::size_t wrong = 0;
-  for (std::size_t i = 0; i < x0.size(); ++i) {
-    const float ref = x0[i] + vx[i] * dt;
-    if (!(std::fabs(x1[i] - ref) <= 1e-6f * (std::fabs(x0[i]) + std::fabs(vx[i] * dt)) + 1e-30f))
-      ++wrong;
-  }
-  if (wrong) {
-    Row r;
-    r.name = "update_soa (yours)";
-    r.error = fmt::format("wrong output, not timed: {} of {} x values wrong", wrong, x0.size());
-    t.rows.push_back(r);
-  } else {
-    t.rows.push_back(measure(ctx, "update_soa", copy, soa_update, 36.0 * n,
-                             "SoA: 6 coalesced loads, 3 stores",
-                             /*launched=*/true));
-  }
-  t.rows.push_back(measure(ctx, "update_aos", copy, aos_update, 36.0 * n,
-                           "AoS: fields 24 B apart in every request"));
-  return t;
-}
+namespace {
 
 // Why every kernel should run once, untimed, or "" to time normally. First the environment a
 // profiler gives the process it launches: CUDA_INJECTION64_PATH is how CUDA tools are loaded,
@@ -297,19 +99,19 @@ std::string profiler_attached() {
     if (const char* value = std::getenv(var); value && *value)
       return fmt::format("profiler detected ({} is set)", var);
   harness::DeviceBuffer<float> in(1 << 16), out(1 << 16);
-  const Launch k = [&](cudaStream_t s) {
-    return bench::launch_stride_copy(in.data(), out.data(), 1 << 16, 1, s);
+  const bench::Launch k = [&](cudaStream_t s) {
+    return launch_probe_copy(in.data(), out.data(), 1 << 16, s);
   };
-  harness::check(k(0), "launch stride_copy");  // warm-up: module load, lazy loading
-  harness::wait(0, "stride_copy");
+  harness::check(k(0), "launch probe_copy");  // warm-up: module load, lazy loading
+  harness::wait(0, "probe_copy");
   cudaEvent_t a, b;
   harness::check(cudaEventCreate(&a), "cudaEventCreate");
   harness::check(cudaEventCreate(&b), "cudaEventCreate");
   const auto start = std::chrono::steady_clock::now();
   harness::check(cudaEventRecord(a, 0), "cudaEventRecord");
-  harness::check(k(0), "launch stride_copy");
+  harness::check(k(0), "launch probe_copy");
   harness::check(cudaEventRecord(b, 0), "cudaEventRecord");
-  harness::wait(0, "stride_copy");
+  harness::wait(0, "probe_copy");
   const double wall_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   float gpu_ms = 0;
@@ -373,18 +175,49 @@ std::vector<std::string> write_profile(const std::string& path, const std::vecto
   return written;
 }
 
+std::string to_csv(const std::vector<Table>& tables) {
+  std::string s = "table,kernel,gbps,fraction_of_ceiling,pairs,note\n";
+  for (const Table& t : tables)
+    for (const Row& r : t.rows)
+      s += fmt::format("{},{},{:.1f},{:.4f},{},\"{}\"\n", t.id, r.name, r.gbps, r.fraction, r.pairs,
+                       r.error.empty() ? r.note : r.error);
+  return s;
+}
+
+nlohmann::json to_json(const std::vector<Table>& tables, const harness::DeviceInfo& d) {
+  nlohmann::json j = {{"device", d.name}, {"sm", d.sm()}, {"tables", nlohmann::json::array()}};
+  for (const Table& t : tables) {
+    nlohmann::json rows = nlohmann::json::array();
+    for (const Row& r : t.rows)
+      rows.push_back({{"kernel", r.name},
+                      {"gbps", r.gbps},
+                      {"fraction_of_ceiling", r.fraction},
+                      {"pairs", r.pairs},
+                      {"note", r.note},
+                      {"error", r.error}});
+    j["tables"].push_back({{"table", t.id},
+                           {"title", t.title},
+                           {"formula", t.formula},
+                           {"ceiling", t.ceiling},
+                           {"rows", rows}});
+  }
+  return j;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{
-      "bench: Lab 02's bandwidth tables (stride sweep, AoS vs SoA, transpose ladder, float4 copy)"};
+  const std::vector<bench::Registered> all = bench::tables();
+  std::vector<std::string> ids;
+  for (const bench::Registered& t : all) ids.push_back(t.id);
+  CLI::App app{"bench: the lab's bandwidth tables, from every lesson that has some"};
   std::vector<std::string> only;
-  bool csv = false, json = false;
+  bool csv = false, json = false, list = false;
   std::string profile_path;
   int device = 0;
-  app.add_option("--table", only,
-                 "run only these tables: stride, aos_soa, transpose, float4, particles")
-      ->check(CLI::IsMember({"stride", "aos_soa", "transpose", "float4", "particles"}));
+  app.add_option("--table", only, "run only these tables (repeatable; --list shows them)")
+      ->check(CLI::IsMember(ids));
+  app.add_flag("--list", list, "list the tables and the lesson each belongs to");
   CLI::Option* csv_flag = app.add_flag("--csv", csv, "print CSV instead of tables");
   app.add_flag("--json", json, "print JSON instead of tables")->excludes(csv_flag);
   app.add_option("--write-profile", profile_path,
@@ -402,6 +235,10 @@ int main(int argc, char** argv) {
     app.exit(e);
     return 2;  // usage error, as the grader's exit codes
   }
+  if (list) {
+    for (const bench::Registered& t : all) fmt::print("{:<12} {}\n", t.id, t.lesson);
+    return 0;
+  }
 
   try {
     int count = 0;
@@ -412,7 +249,7 @@ int main(int argc, char** argv) {
     }
     harness::check(cudaSetDevice(device), "cudaSetDevice");
     const std::string untimed = once ? "--once" : profiler_attached();
-    Context ctx{harness::query_device(), nullptr, !untimed.empty()};
+    bench::Context ctx{harness::query_device(), nullptr, !untimed.empty()};
     harness::L2Flusher flusher(ctx.device.l2_bytes);
     ctx.flusher = &flusher;
     if (!csv && !json) {
@@ -423,50 +260,15 @@ int main(int argc, char** argv) {
           ctx.device.l2_bytes / double(1 << 20));
       if (ctx.profiling) fmt::print("{}: every kernel runs once, untimed\n", untimed);
     }
-    auto wanted = [&](const char* id) {
-      return only.empty() || std::find(only.begin(), only.end(), id) != only.end();
-    };
     std::vector<Table> tables;
-    const std::pair<const char*, std::function<Table(const Context&)>> all[] = {
-        {"stride", stride_table},
-        {"aos_soa", aos_soa_table},
-        {"transpose", transpose_table},
-        {"float4", float4_table},
-        {"particles", particles_table}};
-    for (const auto& [id, make] : all) {
-      if (!wanted(id)) continue;
-      tables.push_back(make(ctx));
+    for (const bench::Registered& r : all) {
+      if (!only.empty() && std::find(only.begin(), only.end(), r.id) == only.end()) continue;
+      tables.push_back(r.make(ctx));
       if (!csv && !json) fmt::print("{}", text(tables.back()));
       std::fflush(stdout);
     }
-    if (csv) {
-      fmt::print("table,kernel,gbps,fraction_of_ceiling,pairs,note\n");
-      for (const Table& t : tables)
-        for (const Row& r : t.rows)
-          fmt::print("{},{},{:.1f},{:.4f},{},\"{}\"\n", t.id, r.name, r.gbps, r.fraction, r.pairs,
-                     r.error.empty() ? r.note : r.error);
-    }
-    if (json) {
-      nlohmann::json j = {{"device", ctx.device.name},
-                          {"sm", ctx.device.sm()},
-                          {"tables", nlohmann::json::array()}};
-      for (const Table& t : tables) {
-        nlohmann::json rows = nlohmann::json::array();
-        for (const Row& r : t.rows)
-          rows.push_back({{"kernel", r.name},
-                          {"gbps", r.gbps},
-                          {"fraction_of_ceiling", r.fraction},
-                          {"pairs", r.pairs},
-                          {"note", r.note},
-                          {"error", r.error}});
-        j["tables"].push_back({{"table", t.id},
-                               {"title", t.title},
-                               {"formula", t.formula},
-                               {"ceiling", t.ceiling},
-                               {"rows", rows}});
-      }
-      fmt::print("{}\n", j.dump(2));
-    }
+    if (csv) fmt::print("{}", to_csv(tables));
+    if (json) fmt::print("{}\n", to_json(tables, ctx.device).dump(2));
     if (!profile_path.empty()) {
       std::string error;
       const std::vector<std::string> written =

@@ -1,88 +1,182 @@
-# One lesson = one set of targets, so a stub that does not compile breaks only its own lesson.
+# One lesson = its own folders + one manifest entry. Every "ready" lesson of lessons/course.json
+# becomes these targets, with nothing written per lesson here:
 #
-#   lesson_<id>_tests     OBJECT library: the hidden tests (grader/lessons/<id>/*.cu) and the
-#                         course-owned launchers (lessons/<id>/*.cu), compiled once
-#   grade_<id>            the hidden tests linked with the kernels from exercises/ or solutions/
-#                         (COURSE_SOLUTIONS); this is what `grader <id>` builds and runs
+#   lesson_<id>_launch    OBJECT: the course's launchers and ceilings, lessons/<id>/*.cu (all but
+#                         bench.cu), compiled once; links the toolkit libraries the manifest names
+#   lesson_<id>_tests     OBJECT: the hidden tests, grader/lessons/<id>/*.cu
+#   grade_<id>            the hidden tests linked with the kernels from exercises/<id>/ (or
+#                         solutions/<id>/ with COURSE_SOLUTIONS): what `grader <id>` builds and runs
 #   grade_<id>__<variant> with COURSE_DEV_TARGETS: the same tests linked with solutions/ ("solution"),
-#                         exercises/ ("stub") and each deliberately wrong kernel of the manifest
+#                         exercises/ ("stub") and each wrong kernel grader/lessons/<id>/wrong/NAME.cu
+#                         the manifest lists; each is also a ctest (gpu.<id>.<variant>)
+#   steps/<id>.hpp        generated header: the lesson's `enum class Step` in the manifest's order,
+#                         step_name() and lesson_id(), in the lesson's namespace (its id without
+#                         the number: 07_transpose -> transpose)
+#   lessons/<id>/bench.cu optional: the lesson's tables for the lab's bench (see bench/)
 #
-# Lessons are read from the course manifest; only lessons whose status is "ready" are built.
+# One lesson's missing or broken file affects only that lesson: its grade target then fails with
+# a message naming the file, and every other lesson still configures, builds and grades.
 
 set(COURSE_MANIFEST ${PROJECT_SOURCE_DIR}/lessons/course.json)
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${COURSE_MANIFEST})
+set(COURSE_GENERATED_DIR ${CMAKE_BINARY_DIR}/generated)
 
-# Links the lesson's hidden tests with one set of kernel sources into executable `target`.
-function(_course_grade_executable id target)
-  set(sources ${ARGN})
-  add_library(${target}_kernels STATIC ${sources})
+# A target `name` that fails with `message` when built: the lesson cannot be built as it is.
+function(_course_broken_target name message)
+  add_custom_target(${name}
+    COMMAND ${CMAKE_COMMAND} -E echo "course configure error: ${message}"
+    COMMAND ${CMAKE_COMMAND} -E false
+    VERBATIM)
+endfunction()
+
+# Links the lesson's hidden tests and launchers with `kernel_sources` into executable `target`,
+# or, when there are none, makes `target` fail with `missing`.
+function(_course_grade_executable id target kernel_sources missing)
+  if(NOT kernel_sources)
+    _course_broken_target(${target} "${missing}")
+    return()
+  endif()
+  add_library(${target}_kernels STATIC ${kernel_sources})
   target_include_directories(${target}_kernels PRIVATE ${PROJECT_SOURCE_DIR}/lessons/${id})
   add_executable(${target})
-  target_link_libraries(${target} PRIVATE lesson_${id}_tests ${target}_kernels course_harness_main)
+  target_link_libraries(${target} PRIVATE lesson_${id}_tests lesson_${id}_launch ${target}_kernels
+                                          course_harness_main)
   set_target_properties(${target} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${COURSE_LESSON_BIN_DIR})
 endfunction()
 
-function(course_add_lesson id)
+# Writes steps/<id>.hpp from the lesson's manifest entry `lesson_json`.
+function(_course_write_steps id lesson_json)
+  string(SUBSTRING "${id}" 3 -1 ns)
+  string(JSON steps GET "${lesson_json}" steps)
+  string(JSON count LENGTH "${steps}")
+  math(EXPR last "${count} - 1")
+  set(names "")
+  set(cases "")
+  foreach(i RANGE ${last})
+    string(JSON name GET "${steps}" ${i} name)
+    list(APPEND names ${name})
+    string(APPEND cases "    case Step::${name}:\n      return \"${name}\";\n")
+  endforeach()
+  list(JOIN names ", " enumerators)
+  list(TRANSFORM names PREPEND "Step::" OUTPUT_VARIABLE qualified)
+  list(JOIN qualified ", " all_steps)
+  set(text "// Generated from lessons/course.json by cmake/CourseLesson.cmake: do not edit.
+/// @file ${id}.hpp
+/// @brief The steps of lesson ${id}, in the manifest's order (the manifest is their only list).
+#pragma once
+
+namespace ${ns} {
+
+/// A step of lesson ${id}.
+enum class Step { ${enumerators} };
+
+/// Every step, in the manifest's order.
+inline constexpr Step kSteps[] = {${all_steps}};
+
+/// The step's name as the manifest, the grader and the hidden tests' names spell it.
+constexpr const char* step_name(Step step) {
+  switch (step) {
+${cases}  }
+  return \"?\";
+}
+
+/// \"${id}\": the lesson every Step belongs to.
+constexpr const char* lesson_id(Step) { return \"${id}\"; }
+
+}  // namespace ${ns}
+")
+  file(CONFIGURE OUTPUT ${COURSE_GENERATED_DIR}/steps/${id}.hpp CONTENT "${text}" @ONLY)
+endfunction()
+
+function(course_add_lesson id lesson_json)
   set(src ${PROJECT_SOURCE_DIR})
   if(COURSE_SOLUTIONS)
-    set(kernel_dir ${src}/solutions/${id})
+    set(kernel_dir solutions/${id})
   else()
-    set(kernel_dir ${src}/exercises/${id})
+    set(kernel_dir exercises/${id})
   endif()
-  file(GLOB kernels CONFIGURE_DEPENDS ${kernel_dir}/*.cu)
+  file(GLOB kernels CONFIGURE_DEPENDS ${src}/${kernel_dir}/*.cu)
   file(GLOB tests CONFIGURE_DEPENDS ${src}/grader/lessons/${id}/*.cu)
   file(GLOB course_code CONFIGURE_DEPENDS ${src}/lessons/${id}/*.cu)
-  if(NOT kernels OR NOT tests)
-    message(FATAL_ERROR "lesson ${id} is marked ready in ${COURSE_MANIFEST} but "
-                        "${kernel_dir}/*.cu or grader/lessons/${id}/*.cu is missing")
+  list(FILTER course_code EXCLUDE REGEX "/bench\\.cu$")
+
+  set(missing "")
+  if(NOT course_code)
+    set(missing "lessons/${id}/launch.cu (the course's launchers) is missing")
+  elseif(NOT tests)
+    set(missing "grader/lessons/${id}/*.cu (the hidden tests) is missing")
   endif()
-
-  add_library(lesson_${id}_tests OBJECT ${tests} ${course_code})
-  target_include_directories(lesson_${id}_tests PUBLIC ${src}/lessons/${id})
-  target_link_libraries(lesson_${id}_tests PUBLIC course_harness GTest::gtest)
-
-  _course_grade_executable(${id} grade_${id} ${kernels})
-
-  # CPU smoke test (CI): the hidden-test binary links, starts and lists its tests without a GPU.
-  add_test(NAME lesson.${id}.lists_tests COMMAND grade_${id} --gtest_list_tests)
-
-  if(NOT COURSE_DEV_TARGETS)
+  if(missing)
+    _course_broken_target(grade_${id} "${missing}")
     return()
   endif()
+
+  _course_write_steps(${id} "${lesson_json}")
+  add_library(lesson_${id}_launch OBJECT ${course_code})
+  target_include_directories(lesson_${id}_launch PUBLIC ${src}/lessons/${id} ${COURSE_GENERATED_DIR})
+  target_link_libraries(lesson_${id}_launch PUBLIC CUDA::cudart_static)
+  string(JSON libraries ERROR_VARIABLE no_libraries GET "${lesson_json}" libraries)
+  if(NOT no_libraries)
+    string(JSON nlib LENGTH "${libraries}")
+    if(nlib GREATER 0)
+      math(EXPR llast "${nlib} - 1")
+      foreach(k RANGE ${llast})
+        string(JSON lib GET "${libraries}" ${k})
+        target_link_libraries(lesson_${id}_launch PUBLIC CUDA::${lib})
+      endforeach()
+    endif()
+  endif()
+
+  add_library(lesson_${id}_tests OBJECT ${tests})
+  target_link_libraries(lesson_${id}_tests PUBLIC lesson_${id}_launch course_harness GTest::gtest)
+
+  _course_grade_executable(${id} grade_${id} "${kernels}"
+                           "${kernel_dir}/ has no .cu file: restore it with `grader reset ${id}`")
+  if(TARGET grade_${id}_kernels)
+    # CPU smoke test (CI): the hidden-test binary links, starts and lists its tests without a GPU.
+    add_test(NAME lesson.${id}.lists_tests COMMAND grade_${id} --gtest_list_tests)
+  endif()
+
+  # The lab's bench links each lesson's tables, launchers and configured kernels (bench/).
+  if(EXISTS ${src}/lessons/${id}/bench.cu AND TARGET grade_${id}_kernels)
+    set_property(GLOBAL APPEND PROPERTY COURSE_BENCH_SOURCES ${src}/lessons/${id}/bench.cu)
+    set_property(GLOBAL APPEND PROPERTY COURSE_BENCH_LIBRARIES lesson_${id}_launch
+                                                               grade_${id}_kernels)
+  endif()
+
+  if(COURSE_DEV_TARGETS)
+    _course_add_variants(${id} "${lesson_json}")
+  endif()
+endfunction()
+
+# The instructors' variants of a lesson and the GPU tier's ctest for each.
+function(_course_add_variants id lesson_json)
+  set(src ${PROJECT_SOURCE_DIR})
   file(GLOB stub CONFIGURE_DEPENDS ${src}/exercises/${id}/*.cu)
   file(GLOB solution CONFIGURE_DEPENDS ${src}/solutions/${id}/*.cu)
-  _course_grade_executable(${id} grade_${id}__stub ${stub})
-  _course_grade_executable(${id} grade_${id}__solution ${solution})
+  _course_grade_executable(${id} grade_${id}__stub "${stub}" "exercises/${id}/ has no .cu file")
+  _course_grade_executable(${id} grade_${id}__solution "${solution}"
+                           "solutions/${id}/ has no .cu file")
   set(variants stub solution)
 
-  # Deliberately wrong kernels: grader/wrong/<id>/<name>.cu, listed in the manifest.
-  string(JSON lessons GET "${COURSE_MANIFEST_TEXT}" lessons)
-  string(JSON count LENGTH "${lessons}")
-  math(EXPR last "${count} - 1")
-  foreach(i RANGE ${last})
-    string(JSON lid GET "${lessons}" ${i} id)
-    if(NOT lid STREQUAL id)
-      continue()
-    endif()
-    string(JSON wrong ERROR_VARIABLE no_wrong GET "${lessons}" ${i} wrong_kernels)
-    if(no_wrong)
-      break()
-    endif()
+  string(JSON wrong ERROR_VARIABLE no_wrong GET "${lesson_json}" wrong_kernels)
+  if(NOT no_wrong)
     string(JSON nwrong LENGTH "${wrong}")
-    if(nwrong EQUAL 0)
-      break()
+    if(nwrong GREATER 0)
+      math(EXPR wlast "${nwrong} - 1")
+      foreach(w RANGE ${wlast})
+        string(JSON name GET "${wrong}" ${w} name)
+        set(file ${src}/grader/lessons/${id}/wrong/${name}.cu)
+        set(sources "")
+        if(EXISTS ${file})
+          set(sources ${file})
+        endif()
+        _course_grade_executable(${id} grade_${id}__${name} "${sources}"
+                                 "the manifest lists wrong kernel ${name} but ${file} is missing")
+        list(APPEND variants ${name})
+      endforeach()
     endif()
-    math(EXPR wlast "${nwrong} - 1")
-    foreach(w RANGE ${wlast})
-      string(JSON name GET "${wrong}" ${w} name)
-      set(file ${src}/grader/wrong/${id}/${name}.cu)
-      if(NOT EXISTS ${file})
-        message(FATAL_ERROR "manifest lists wrong kernel ${name} for ${id} but ${file} is missing")
-      endif()
-      _course_grade_executable(${id} grade_${id}__${name} ${file})
-      list(APPEND variants ${name})
-    endforeach()
-  endforeach()
+  endif()
 
   # GPU tier, through the driver exactly as an instructor runs it. Exit code 3 = no GPU = skipped.
   foreach(variant IN LISTS variants)
@@ -99,10 +193,11 @@ function(course_add_lessons_from_manifest)
   string(JSON count LENGTH "${lessons}")
   math(EXPR last "${count} - 1")
   foreach(i RANGE ${last})
-    string(JSON id GET "${lessons}" ${i} id)
-    string(JSON status GET "${lessons}" ${i} status)
+    string(JSON lesson GET "${lessons}" ${i})
+    string(JSON id GET "${lesson}" id)
+    string(JSON status GET "${lesson}" status)
     if(status STREQUAL "ready")
-      course_add_lesson(${id})
+      course_add_lesson(${id} "${lesson}")
     endif()
   endforeach()
 endfunction()

@@ -88,18 +88,19 @@ std::vector<std::string> layout_problems(const course::Manifest& m, const std::s
     std::set<std::string> listed;
     for (const course::WrongKernel& w : l.wrong_kernels) {
       listed.insert(w.name + ".cu");
-      if (!fs::exists(src / "grader" / "wrong" / l.id / (w.name + ".cu")))
-        out.push_back(
-            fmt::format("{}: wrong kernel grader/wrong/{}/{}.cu is missing", l.id, l.id, w.name));
+      if (!fs::exists(src / "grader" / "lessons" / l.id / "wrong" / (w.name + ".cu")))
+        out.push_back(fmt::format("{}: wrong kernel grader/lessons/{}/wrong/{}.cu is missing", l.id,
+                                  l.id, w.name));
     }
-    for (const std::string& f : files_in(src / "grader" / "wrong" / l.id, ".cu"))
+    for (const std::string& f : files_in(src / "grader" / "lessons" / l.id / "wrong", ".cu"))
       if (!listed.count(f))
-        out.push_back(
-            fmt::format("{}: grader/wrong/{}/{} is not listed in the manifest", l.id, l.id, f));
+        out.push_back(fmt::format("{}: grader/lessons/{}/wrong/{} is not listed in the manifest",
+                                  l.id, l.id, f));
   }
-  for (const char* top : {"exercises", "solutions", "grader/lessons", "grader/wrong"})
+  for (const char* top : {"lessons", "exercises", "solutions", "grader/lessons"})
     for (const std::string& d : dirs_in(src / top))
-      if (!ready.count(d))
+      // lessons/ also holds folders that are no lesson (calibration/)
+      if (!ready.count(d) && (course::is_lesson_id(d) || std::string(top) != "lessons"))
         out.push_back(fmt::format("{}/{}/ belongs to no ready lesson in the manifest", top, d));
   return out;
 }

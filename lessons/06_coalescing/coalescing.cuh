@@ -38,13 +38,6 @@ constexpr int BLOCK_Y = 8;
 /// Largest channel count of `by_channel`: the channel is blockIdx.y, whose limit is 65535.
 constexpr int MAX_CHANNELS = 65535;
 
-/// The lesson's steps, in the order the course manifest lists them.
-enum class Step { by_channel, row_major_2d, soa_update, vector_copy };
-
-/// Step name as the manifest and the grader spell it ("by_channel", "row_major_2d",
-/// "soa_update", "vector_copy").
-const char* step_name(Step step);
-
 /// Particles as a structure of arrays (SoA): each field is its own array of `n` floats, element i
 /// of every array belongs to particle i. Positions are updated in place; velocities are read only.
 /// The six arrays must not overlap.

@@ -118,20 +118,6 @@ unsigned float4_grid(int n) {
 
 }  // namespace
 
-const char* step_name(Step step) {
-  switch (step) {
-    case Step::by_channel:
-      return "by_channel";
-    case Step::row_major_2d:
-      return "row_major_2d";
-    case Step::soa_update:
-      return "soa_update";
-    case Step::vector_copy:
-      return "vector_copy";
-  }
-  return "?";
-}
-
 cudaError_t launch_scale_channels(const float* in, const float* gain, float* out, int channels,
                                   int n, cudaStream_t stream) {
   if (cudaError_t err = check_channels(channels, n); err != cudaSuccess) return err;

@@ -17,67 +17,55 @@ __global__ void copy_tiled(const float* __restrict__ in, float* __restrict__ out
   }
 }
 
-cudaError_t check_shape(int rows, int cols) {
+using TileKernel = void (*)(const float*, float*, int, int);
+
+// Checks the shape, then launches `kernel` on one block per TILE_DIM x TILE_DIM tile (grid.y
+// divided by `tiles_per_block` for kernels that walk a column of tiles) with `block` threads.
+cudaError_t launch_on_tiles(TileKernel kernel, dim3 block, int tiles_per_block, const float* in,
+                            float* out, int rows, int cols, cudaStream_t stream) {
   if (rows < 1 || cols < 1) return cudaErrorInvalidValue;
   if (static_cast<long long>(rows) * cols >= (1LL << 31)) return cudaErrorInvalidValue;
-  return cudaSuccess;
+  const int tiles_y = (rows + TILE_DIM - 1) / TILE_DIM;
+  const dim3 grid((cols + TILE_DIM - 1) / TILE_DIM,
+                  (tiles_y + tiles_per_block - 1) / tiles_per_block);
+  kernel<<<grid, block, 0, stream>>>(in, out, rows, cols);
+  return cudaGetLastError();
 }
 
-dim3 grid_for(int rows, int cols) {
-  return dim3((cols + TILE_DIM - 1) / TILE_DIM, (rows + TILE_DIM - 1) / TILE_DIM);
-}
+const dim3 kBlock(TILE_DIM, BLOCK_ROWS);
 
 }  // namespace
 
-const char* step_name(Step step) {
-  switch (step) {
-    case Step::naive:
-      return "naive";
-    case Step::tiled:
-      return "tiled";
-    case Step::tiled_padded:
-      return "tiled_padded";
-    case Step::tiled_cp_async:
-      return "tiled_cp_async";
-    case Step::padded_32x32:
-      return "padded_32x32";
-  }
-  return "?";
+cudaError_t launch_transpose_naive(const float* in, float* out, int rows, int cols,
+                                   cudaStream_t stream) {
+  return launch_on_tiles(transpose_naive, kBlock, 1, in, out, rows, cols, stream);
 }
 
-cudaError_t launch_transpose(Step step, const float* in, float* out, int rows, int cols,
-                             cudaStream_t stream) {
-  if (cudaError_t err = check_shape(rows, cols); err != cudaSuccess) return err;
-  const dim3 block(TILE_DIM, BLOCK_ROWS);
-  const dim3 grid = grid_for(rows, cols);
-  switch (step) {
-    case Step::naive:
-      transpose_naive<<<grid, block, 0, stream>>>(in, out, rows, cols);
-      break;
-    case Step::tiled:
-      transpose_tiled<<<grid, block, 0, stream>>>(in, out, rows, cols);
-      break;
-    case Step::tiled_padded:
-      transpose_tiled_padded<<<grid, block, 0, stream>>>(in, out, rows, cols);
-      break;
-    case Step::tiled_cp_async: {
-      const int tiles_y = (rows + TILE_DIM - 1) / TILE_DIM;
-      const dim3 column_grid(grid.x, (tiles_y + TILES_PER_BLOCK - 1) / TILES_PER_BLOCK);
-      transpose_tiled_cp_async<<<column_grid, block, 0, stream>>>(in, out, rows, cols);
-      break;
-    }
-    case Step::padded_32x32:
-      transpose_padded_32x32<<<grid, dim3(TILE_DIM, TILE_DIM), 0, stream>>>(in, out, rows, cols);
-      break;
-  }
-  return cudaGetLastError();
+cudaError_t launch_transpose_tiled(const float* in, float* out, int rows, int cols,
+                                   cudaStream_t stream) {
+  return launch_on_tiles(transpose_tiled, kBlock, 1, in, out, rows, cols, stream);
+}
+
+cudaError_t launch_transpose_tiled_padded(const float* in, float* out, int rows, int cols,
+                                          cudaStream_t stream) {
+  return launch_on_tiles(transpose_tiled_padded, kBlock, 1, in, out, rows, cols, stream);
+}
+
+cudaError_t launch_transpose_tiled_cp_async(const float* in, float* out, int rows, int cols,
+                                            cudaStream_t stream) {
+  return launch_on_tiles(transpose_tiled_cp_async, kBlock, TILES_PER_BLOCK, in, out, rows, cols,
+                         stream);
+}
+
+cudaError_t launch_transpose_padded_32x32(const float* in, float* out, int rows, int cols,
+                                          cudaStream_t stream) {
+  return launch_on_tiles(transpose_padded_32x32, dim3(TILE_DIM, TILE_DIM), 1, in, out, rows, cols,
+                         stream);
 }
 
 cudaError_t launch_copy_tiled(const float* in, float* out, int rows, int cols,
                               cudaStream_t stream) {
-  if (cudaError_t err = check_shape(rows, cols); err != cudaSuccess) return err;
-  copy_tiled<<<grid_for(rows, cols), dim3(TILE_DIM, BLOCK_ROWS), 0, stream>>>(in, out, rows, cols);
-  return cudaGetLastError();
+  return launch_on_tiles(copy_tiled, kBlock, 1, in, out, rows, cols, stream);
 }
 
 }  // namespace transpose

@@ -26,13 +26,6 @@ constexpr int BLOCK_ROWS = 8;
 /// tiles (so the next tile's load can overlap this tile's store).
 constexpr int TILES_PER_BLOCK = 4;
 
-/// The lesson's steps, in the order the course manifest lists them (the last two are optional
-/// extensions of Lab 02).
-enum class Step { naive, tiled, tiled_padded, tiled_cp_async, padded_32x32 };
-
-/// Step name as the manifest and the grader spell it ("naive", "tiled", "tiled_padded", ...).
-const char* step_name(Step step);
-
 // ---- Kernels the student writes (exercises/07_transpose/transpose.cu) ----
 
 /// Step `naive`: one global access coalesced (the read), the other strided (the write).
@@ -72,16 +65,32 @@ __global__ void transpose_padded_32x32(const float* __restrict__ in, float* __re
                                        int rows, int cols);
 
 // ---- Launchers the course owns (lessons/07_transpose/launch.cu) ----
+//
+// One launcher per kernel, all alike: the fixed geometry above on `stream`, no synchronization.
+// Each returns cudaSuccess, cudaErrorInvalidValue when rows or cols is < 1 or rows * cols >= 2^31
+// (indices are `int`), or the launch error.
 
-/// Launches the student's kernel for `step` with the fixed geometry above on `stream`.
-/// @return cudaSuccess, cudaErrorInvalidValue when rows or cols is < 1 or rows * cols >= 2^31
-///         (indices are `int`), or the launch error. Does not synchronize.
-cudaError_t launch_transpose(Step step, const float* in, float* out, int rows, int cols,
-                             cudaStream_t stream = 0);
+/// Launches transpose_naive: grid ceil(cols / TILE_DIM) x ceil(rows / TILE_DIM), block
+/// TILE_DIM x BLOCK_ROWS.
+cudaError_t launch_transpose_naive(const float* in, float* out, int rows, int cols,
+                                   cudaStream_t stream = 0);
+/// Launches transpose_tiled with the geometry of launch_transpose_naive.
+cudaError_t launch_transpose_tiled(const float* in, float* out, int rows, int cols,
+                                   cudaStream_t stream = 0);
+/// Launches transpose_tiled_padded with the geometry of launch_transpose_naive.
+cudaError_t launch_transpose_tiled_padded(const float* in, float* out, int rows, int cols,
+                                          cudaStream_t stream = 0);
+/// Launches transpose_tiled_cp_async: grid ceil(cols / TILE_DIM) x
+/// ceil(ceil(rows / TILE_DIM) / TILES_PER_BLOCK), block TILE_DIM x BLOCK_ROWS.
+cudaError_t launch_transpose_tiled_cp_async(const float* in, float* out, int rows, int cols,
+                                            cudaStream_t stream = 0);
+/// Launches transpose_padded_32x32: the grid of launch_transpose_naive, block TILE_DIM x TILE_DIM.
+cudaError_t launch_transpose_padded_32x32(const float* in, float* out, int rows, int cols,
+                                          cudaStream_t stream = 0);
 
 /// The lesson's bandwidth ceiling ("copy rung"): copies the rows x cols input to a rows x cols
 /// output with exactly the transpose's geometry and bounds checks, but no transpose, so the only
-/// difference it measures is the access pattern. Errors as launch_transpose.
+/// difference it measures is the access pattern.
 cudaError_t launch_copy_tiled(const float* in, float* out, int rows, int cols,
                               cudaStream_t stream = 0);
 

@@ -34,6 +34,10 @@ std::vector<const Step*> Lesson::required_steps() const {
   return out;
 }
 
+double Ceiling::impossible_above() const {
+  return kind == "library" ? 1.5 : 1.05;
+}
+
 namespace {
 
 template <typename T>
@@ -42,7 +46,14 @@ T get_or(const json& j, const char* key, T fallback) {
   return it == j.end() || it->is_null() ? fallback : it->get<T>();
 }
 
-Step parse_step(const json& j) {
+Ceiling parse_ceiling(const json& j, Ceiling fallback) {
+  fallback.kind = get_or<std::string>(j, "kind", fallback.kind);
+  fallback.kernel = get_or<std::string>(j, "kernel", fallback.kernel);
+  fallback.what = get_or<std::string>(j, "what", fallback.what);
+  return fallback;
+}
+
+Step parse_step(const json& j, const Ceiling& lesson_ceiling) {
   Step s;
   s.name = j.at("name").get<std::string>();
   s.title = get_or<std::string>(j, "title", "");
@@ -51,6 +62,8 @@ Step parse_step(const json& j) {
   s.hints = get_or<std::vector<std::string>>(j, "hints", {});
   s.optional = get_or<bool>(j, "optional", false);
   s.requires_cc = get_or<std::string>(j, "requires_compute_capability", "");
+  s.ceiling = lesson_ceiling;
+  if (auto c = j.find("ceiling"); c != j.end()) s.ceiling = parse_ceiling(*c, Ceiling{});
   return s;
 }
 
@@ -63,15 +76,15 @@ Lesson parse_lesson(const json& j) {
   l.status = j.at("status").get<std::string>();
   if (auto r = j.find("requires"); r != j.end())
     l.min_cc = get_or<std::string>(*r, "compute_capability", "");
-  if (auto c = j.find("ceiling"); c != j.end()) {
-    l.ceiling_kernel = get_or<std::string>(*c, "kernel", "");
-    l.ceiling_what = get_or<std::string>(*c, "what", "");
-  }
+  Ceiling ceiling;  // the lesson's default for steps without their own
+  if (auto c = j.find("ceiling"); c != j.end()) ceiling = parse_ceiling(*c, ceiling);
+  l.libraries = get_or<std::vector<std::string>>(j, "libraries", {});
   if (auto p = j.find("profile"); p != j.end()) {
     l.profile_table = get_or<std::string>(*p, "bench_table", "");
     l.profile_kernels = get_or<std::string>(*p, "kernels", "");
   }
-  for (const json& s : get_or<json>(j, "steps", json::array())) l.steps.push_back(parse_step(s));
+  for (const json& s : get_or<json>(j, "steps", json::array()))
+    l.steps.push_back(parse_step(s, ceiling));
   for (const json& w : get_or<json>(j, "wrong_kernels", json::array()))
     l.wrong_kernels.push_back({w.at("name").get<std::string>(), w.at("step").get<std::string>(),
                                w.at("diagnosis").get<std::string>(),
@@ -80,7 +93,9 @@ Lesson parse_lesson(const json& j) {
   return l;
 }
 
-bool valid_id(const std::string& id) {
+}  // namespace
+
+bool is_lesson_id(const std::string& id) {
   if (id.size() < 4 || !std::isdigit(static_cast<unsigned char>(id[0])) ||
       !std::isdigit(static_cast<unsigned char>(id[1])) || id[2] != '_')
     return false;
@@ -89,8 +104,6 @@ bool valid_id(const std::string& id) {
            std::isdigit(static_cast<unsigned char>(c)) || c == '_';
   });
 }
-
-}  // namespace
 
 Manifest Manifest::parse(const std::string& text, const std::string& origin) {
   json j;
@@ -136,7 +149,7 @@ std::vector<std::string> Manifest::problems() const {
   std::set<int> numbers;
   int previous = 0;
   for (const Lesson& l : lessons) {
-    if (!valid_id(l.id)) {
+    if (!is_lesson_id(l.id)) {
       out.push_back(fmt::format("lesson id '{}' is not NN_snake_name", l.id));
       continue;
     }
@@ -154,8 +167,9 @@ std::vector<std::string> Manifest::problems() const {
       out.push_back(fmt::format("lesson {}: stage {} is not declared", l.id, l.stage));
     if (!l.ready()) continue;
     if (l.steps.empty()) out.push_back(fmt::format("lesson {} is ready but has no steps", l.id));
-    if (l.ceiling_kernel.empty())
-      out.push_back(fmt::format("lesson {} is ready but names no ceiling kernel", l.id));
+    for (const std::string& lib : l.libraries)
+      if (lib != "cublas")
+        out.push_back(fmt::format("lesson {}: unknown library '{}' (known: cublas)", l.id, lib));
     std::set<std::string> step_names;
     for (const Step& s : l.steps) {
       if (!step_names.insert(s.name).second)
@@ -163,6 +177,14 @@ std::vector<std::string> Manifest::problems() const {
       if (s.hints.size() < 2)
         out.push_back(
             fmt::format("lesson {}: step '{}' needs at least two hint tiers", l.id, s.name));
+      if (s.ceiling.kernel.empty())
+        out.push_back(fmt::format("lesson {}: step '{}' names no ceiling kernel", l.id, s.name));
+      if (std::find(std::begin(kCeilingKinds), std::end(kCeilingKinds), s.ceiling.kind) ==
+          std::end(kCeilingKinds))
+        out.push_back(
+            fmt::format("lesson {}: step '{}' ceiling kind '{}' is not copy, read or "
+                        "library",
+                        l.id, s.name, s.ceiling.kind));
       if (s.gate && !(s.gate->fraction_of_ceiling > 0 && s.gate->fraction_of_ceiling <= 1))
         out.push_back(fmt::format("lesson {}: step '{}' gate {} is outside (0, 1]", l.id, s.name,
                                   s.gate->fraction_of_ceiling));

@@ -2,87 +2,150 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
-#include <cstring>
+#include <thread>
 
 namespace harness {
 
-namespace {
-// splitmix64: a fast, well-mixed hash, so element i depends only on (seed, i).
 std::uint64_t mix(std::uint64_t x) {
+  // splitmix64: a fast, well-mixed hash, so element i depends only on (seed, i).
   x += 0x9E3779B97F4A7C15ull;
   x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
   x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
   return x ^ (x >> 31);
 }
+
+namespace {
+
 double unit(std::uint64_t bits) {
   return static_cast<double>(bits >> 11) * 0x1.0p-53;
 }
 
-bool same_bits(float a, float b) {
-  return std::memcmp(&a, &b, sizeof(float)) == 0;
+// The hash of element i of a sequence drawn from `seed`.
+std::uint64_t element_hash(std::uint64_t seed, std::size_t i) {
+  return mix(mix(seed) ^ (i * 0xD1B54A32D192ED03ull));
 }
-bool is_poison(float v, std::uint8_t byte) {
-  std::uint8_t b[sizeof(float)];
-  std::memcpy(b, &v, sizeof(float));
-  for (std::uint8_t x : b)
-    if (x != byte) return false;
-  return true;
-}
-}  // namespace
 
-std::vector<float> random_floats(std::size_t n, std::uint64_t seed) {
-  std::vector<float> v(n);
-  const std::uint64_t s = mix(seed);
-  for (std::size_t i = 0; i < n; ++i) {
-    const std::uint64_t h = mix(s ^ (i * 0xD1B54A32D192ED03ull));
-    const unsigned kind = static_cast<unsigned>(h & 63);  // 64 buckets
-    const double u = unit(mix(h));
-    float x;
-    if (kind < 2)
-      x = 0.0f;  // ~3%
-    else if (kind < 4)
-      x = -1.0f;  // ~3%
-    else if (kind < 10)
-      x = static_cast<float>((u - 0.5) * 2e6);  // large magnitudes
-    else if (kind < 14)
-      x = static_cast<float>((u + 0.01) * 1e-6);  // tiny magnitudes
-    else
-      x = static_cast<float>(u * 2.0 - 0.5);  // mean 0.5
-    v[i] = x;
-  }
+// Fills v[i] = draw(element_hash(seed, i)) on all cores: timing shapes hold 2^26 elements, and
+// each value depends only on (seed, i), so the result is the same whatever the thread count.
+template <typename T, typename Draw>
+std::vector<T> generate(std::size_t n, std::uint64_t seed, Draw draw) {
+  std::vector<T> v(n);
+  const std::size_t threads =
+      n < (1u << 20) ? 1 : std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 16);
+  const std::size_t chunk = (n + threads - 1) / threads;
+  auto work = [&](std::size_t t) {
+    for (std::size_t i = t * chunk; i < std::min(n, (t + 1) * chunk); ++i)
+      v[i] = draw(element_hash(seed, i));
+  };
+  std::vector<std::thread> pool;
+  for (std::size_t t = 1; t < threads; ++t) pool.emplace_back(work, t);
+  work(0);
+  for (std::thread& t : pool) t.join();
   return v;
 }
 
-Comparison compare_exact(const std::vector<float>& expected, const std::vector<float>& got,
-                         std::uint8_t poison_byte) {
-  Comparison c;
-  c.total = expected.size();
-  const std::size_t n = std::min(expected.size(), got.size());
-  for (std::size_t i = 0; i < n; ++i) {
-    if (same_bits(expected[i], got[i])) continue;
-    const bool unwritten = is_poison(got[i], poison_byte);
-    if (c.wrong == 0) {
-      c.first = i;
-      c.expected = expected[i];
-      c.got = got[i];
-      c.first_unwritten = unwritten;
-    }
-    ++c.wrong;
-    c.unwritten += unwritten;
-  }
-  c.wrong += expected.size() - n;
-  return c;
+// The course's mix of real values from one hash: 1/32 zeros, 1/32 minus ones, 6/64 large
+// magnitudes, 4/64 tiny ones, the rest in [-0.5, 1.5).
+double mixed_value(std::uint64_t h) {
+  const unsigned kind = static_cast<unsigned>(h & 63);
+  const double u = unit(mix(h));
+  if (kind < 2) return 0.0;
+  if (kind < 4) return -1.0;
+  if (kind < 10) return (u - 0.5) * 2e6;
+  if (kind < 14) return (u + 0.01) * 1e-6;
+  return u * 2.0 - 0.5;
 }
 
-std::string describe(const Comparison& c, std::size_t cols, const std::string& output_name) {
-  if (c.ok()) return fmt::format("all {} elements match", c.total);
-  const std::size_t r = c.first / cols, col = c.first % cols;
-  return fmt::format(
-      "{} of {} elements wrong ({} never written); first mismatch at {}[{}][{}] (row {}, col {}, "
-      "index {}): expected {}, got {}",
-      c.wrong, c.total, c.unwritten, output_name, r, col, r, col, c.first, c.expected,
-      c.first_unwritten ? std::string("NaN (never written)") : fmt::format("{}", c.got));
+}  // namespace
+
+std::vector<float> random_floats(std::size_t n, std::uint64_t seed) {
+  return generate<float>(n, seed,
+                         [](std::uint64_t h) { return static_cast<float>(mixed_value(h)); });
+}
+
+template <>
+std::vector<float> random_values<float>(std::size_t n, std::uint64_t seed) {
+  return random_floats(n, seed);
+}
+
+template <>
+std::vector<double> random_values<double>(std::size_t n, std::uint64_t seed) {
+  return generate<double>(n, seed, mixed_value);
+}
+
+template <>
+std::vector<int> random_values<int>(std::size_t n, std::uint64_t seed) {
+  return generate<int>(n, seed, [](std::uint64_t h) {
+    const unsigned kind = static_cast<unsigned>(h & 63);
+    const std::uint64_t r = mix(h);
+    if (kind < 2) return 0;
+    if (kind < 4) return -1;
+    if (kind < 8) return static_cast<int>(r % 2000001) - 1000000;
+    return static_cast<int>(r % 2001) - 1000;
+  });
+}
+
+template <>
+std::vector<unsigned> random_values<unsigned>(std::size_t n, std::uint64_t seed) {
+  return generate<unsigned>(n, seed, [](std::uint64_t h) {
+    return (h & 31) == 0 ? 0u : static_cast<unsigned>(mix(h) % 1000001);
+  });
+}
+
+template <>
+std::vector<std::uint8_t> random_values<std::uint8_t>(std::size_t n, std::uint64_t seed) {
+  return generate<std::uint8_t>(
+      n, seed, [](std::uint64_t h) { return static_cast<std::uint8_t>(mix(h) >> 56); });
+}
+
+template <>
+std::vector<float4> random_values<float4>(std::size_t n, std::uint64_t seed) {
+  const std::vector<float> f = random_floats(4 * n, seed);
+  std::vector<float4> v(n);
+  std::memcpy(v.data(), f.data(), f.size() * sizeof(float));
+  return v;
+}
+
+template <typename T>
+std::string show(const T& v) {
+  return fmt::format("{}", v);
+}
+template <>
+std::string show<float4>(const float4& v) {
+  return fmt::format("({}, {}, {}, {})", v.x, v.y, v.z, v.w);
+}
+template <>
+std::string show<std::uint8_t>(const std::uint8_t& v) {
+  return fmt::format("{}", static_cast<unsigned>(v));
+}
+template std::string show<float>(const float&);
+template std::string show<double>(const double&);
+template std::string show<int>(const int&);
+template std::string show<unsigned>(const unsigned&);
+template std::string show<long long>(const long long&);
+template std::string show<unsigned long long>(const unsigned long long&);
+
+Mismatches compare_near(const std::vector<double>& exact, const std::vector<double>& tolerance,
+                        const std::vector<float>& got, const Unwritten& unwritten) {
+  Mismatches m;
+  m.total = exact.size();
+  const std::size_t n = std::min(exact.size(), got.size());
+  for (std::size_t i = 0; i < n; ++i) {
+    if (std::isfinite(got[i]) && std::fabs(got[i] - exact[i]) <= tolerance[i]) continue;
+    const bool never = unwritten(i);
+    if (m.wrong == 0) {
+      m.first = i;
+      m.expected = show(static_cast<float>(exact[i]));
+      m.got = show(got[i]);
+      m.first_unwritten = never;
+    }
+    ++m.wrong;
+    m.unwritten += never;
+  }
+  m.wrong += exact.size() - n;
+  return m;
 }
 
 std::string shape_name(long long rows, long long cols) {

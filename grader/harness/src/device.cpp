@@ -33,4 +33,9 @@ DeviceInfo query_device() {
   return d;
 }
 
+const DeviceInfo& current_device() {
+  static const DeviceInfo d = query_device();
+  return d;
+}
+
 }  // namespace harness

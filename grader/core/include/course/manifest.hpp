@@ -22,10 +22,31 @@ struct UsageError : std::runtime_error {
 };
 
 /// Speed gate of a step: the student's effective bandwidth must reach this fraction of the
-/// lesson's copy ceiling, measured in the same run (see grader/harness/include/harness/timing.hpp).
+/// step's ceiling, measured in the same run (see grader/harness/include/harness/timing.hpp).
 struct Gate {
   double fraction_of_ceiling = 0;  ///< 0..1, e.g. 0.85 = 85% of the ceiling
 };
+
+/// What a step's speed is measured against (COURSE.md §5). Always timed on this GPU, in the same
+/// run, interleaved with the student's kernel; never a constant.
+struct Ceiling {
+  /// "copy": the copy rung, a copy kernel of the step's geometry (steps that read and write);
+  /// "read": the read rung, the best read-only kernel of the same geometry (steps that only read,
+  /// such as a reduction); "library": the call a professional would make for the same job (CUB,
+  /// cuBLAS), run in the same process.
+  std::string kind = "copy";
+  std::string
+      kernel;  ///< name printed next to the figure, e.g. "copy_tiled", "cub::DeviceReduce::Sum"
+  std::string what;  ///< one line: what it does and how it differs from the student's kernel
+
+  /// Ratio (student / ceiling) above which a result is rejected as impossible: 1.05 for the copy
+  /// and read rungs (nothing that does the whole job beats a copy of the same shape by more than
+  /// noise); 1.5 for a library ceiling, which a specialised kernel may beat by a little.
+  double impossible_above() const;
+};
+
+/// The ceiling kinds a manifest may name.
+inline constexpr const char* kCeilingKinds[] = {"copy", "read", "library"};
 
 /// One graded step of a lesson (e.g. 07_transpose.tiled_padded).
 struct Step {
@@ -35,9 +56,10 @@ struct Step {
   std::vector<std::string> hints;  ///< tiers: nudge, idea, what to change
   bool optional = false;           ///< an extension: not needed to pass the lesson
   std::string requires_cc;         ///< minimum compute capability "major.minor", empty = lesson's
+  Ceiling ceiling;                 ///< the step's own "ceiling", else the lesson's
 };
 
-/// A deliberately wrong submission kept as a grader test (grader/wrong/LESSON/NAME.cu).
+/// A deliberately wrong submission kept as a grader test (grader/lessons/LESSON/wrong/NAME.cu).
 struct WrongKernel {
   std::string name;       ///< file stem and build variant name
   std::string step;       ///< the step it is graded as
@@ -49,15 +71,14 @@ struct WrongKernel {
 
 /// One lesson of the course.
 struct Lesson {
-  std::string id;              ///< "NN_snake_name"
-  std::string title;           ///< one line, e.g. "Transpose through shared memory"
-  std::string summary;         ///< one sentence for the course map
-  int stage = 0;               ///< number of the Stage the lesson belongs to
-  std::string status;          ///< "ready" (text, stub, solution, tests exist) or "planned"
-  std::string min_cc;          ///< minimum compute capability, "major.minor"
-  std::string ceiling_kernel;  ///< name of the copy-rung kernel the gates are measured against
-  std::string ceiling_what;    ///< one line: what the ceiling kernel does
-  std::vector<Step> steps;     ///< graded steps, in the order they are taught
+  std::string id;                      ///< "NN_snake_name"
+  std::string title;                   ///< one line, e.g. "Transpose through shared memory"
+  std::string summary;                 ///< one sentence for the course map
+  int stage = 0;                       ///< number of the Stage the lesson belongs to
+  std::string status;                  ///< "ready" (text, stub, solution, tests exist) or "planned"
+  std::string min_cc;                  ///< minimum compute capability, "major.minor"
+  std::vector<std::string> libraries;  ///< toolkit libraries the lesson links: "cublas"
+  std::vector<Step> steps;             ///< graded steps, in the order they are taught
   std::vector<WrongKernel> wrong_kernels;  ///< the grader's own tests for this lesson
   std::string profile_table;    ///< `bench --table` that launches this lesson's kernels ("" = none)
   std::string profile_kernels;  ///< regex selecting them for `ncu --kernel-name regex:`
@@ -65,7 +86,7 @@ struct Lesson {
   /// True when the lesson can be graded (status "ready").
   bool ready() const { return status == "ready"; }
   int number() const;              ///< 7 for "07_transpose"
-  std::string short_name() const;  ///< "transpose" for "07_transpose"
+  std::string short_name() const;  ///< "transpose" for "07_transpose"; also its C++ namespace
   /// The step called `name`, or nullptr when the lesson has none.
   const Step* find_step(const std::string& name) const;
   std::vector<const Step*> required_steps() const;  ///< steps that are not optional
@@ -98,6 +119,10 @@ struct Manifest {
   /// outside (0, 1], missing hints, ...), one message each; empty when the manifest is sane.
   std::vector<std::string> problems() const;
 };
+
+/// Whether `id` has the form of a lesson id: two digits, '_', then lower-case letters, digits
+/// and '_' ("07_transpose").
+bool is_lesson_id(const std::string& id);
 
 /// Whether compute capability `have` ("9.0") reaches `need` ("8.0"); an empty `need` always does.
 /// Versions compare as (major, minor) numbers, so "10.0" is above "9.0".

@@ -1,31 +1,45 @@
 /// @file buffer.hpp
-/// @brief Device buffers for hidden tests: poisoned before every launch, with guard elements
-/// after the end that catch writes past the last element.
+/// @brief Device buffers for hidden tests, and the sentinel bytes that tell the grader what a
+/// kernel wrote where.
+///
+/// Sentinels (COURSE.md §4). Every output, and the guard elements after it, is filled with
+/// kOutputPoison before each launch: an element that still holds it was never written, a guard
+/// element that no longer holds it was written past the end. The guard elements after every
+/// input hold kInputGuard, a different byte, and no generated input holds either pattern
+/// (harness/data.hpp). So a kernel that copies past the end of an input into past the end of an
+/// output writes kInputGuard bytes into the output's guard, which shows as damage, never as a
+/// clean guard.
 #pragma once
 
 #include <cuda_runtime.h>
 
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
+#include <string>
 #include <vector>
 
 #include "harness/cuda_check.hpp"
 
 namespace harness {
 
-/// Byte the outputs are filled with before a launch. 0xFF makes every float NaN (0xFFFFFFFF), a
-/// value no correct transpose or copy of finite inputs can produce.
-inline constexpr std::uint8_t kPoisonByte = 0xFF;
+/// Byte every output and its guard hold before a launch. As a float, 0xFEFEFEFE is -1.69e38
+/// (finite, and far outside every generated input); as a 32-bit int, -16843010 (outside the
+/// generated range); as a double, -5.5e303.
+inline constexpr std::uint8_t kOutputPoison = 0xFE;
 
-/// `count` elements of T in device memory, followed by `guard` poisoned elements.
+/// Byte the guard elements after every input hold. As a float, 0xFFFFFFFF is a NaN, so a kernel
+/// that reads past its input and uses the value computes a NaN; as an int, -1.
+inline constexpr std::uint8_t kInputGuard = 0xFF;
+
+/// `count` elements of T in device memory, followed by `guard` elements that hold a sentinel.
 template <typename T>
 class DeviceBuffer {
  public:
   /// Allocates (count + guard) * sizeof(T) bytes with cudaMalloc; the contents are undefined
-  /// until upload() or poison(). @throws CudaError when the allocation fails.
+  /// until upload() or fill(). @throws CudaError when the allocation fails.
   explicit DeviceBuffer(std::size_t count, std::size_t guard = 0) : count_(count), guard_(guard) {
-    check(cudaMalloc(&ptr_, bytes_total()), "cudaMalloc(" + std::to_string(bytes_total()) + " B)");
+    check(cudaMalloc(&ptr_, bytes_total() ? bytes_total() : 1),
+          "cudaMalloc(" + std::to_string(bytes_total()) + " B)");
   }
   // After a sticky error or a hung kernel, cudaFree would wait for the kernel forever: leave the
   // memory to the process exit that follows.
@@ -41,6 +55,8 @@ class DeviceBuffer {
   const T* data() const { return ptr_; }
   /// Number of elements, guard excluded.
   std::size_t size() const { return count_; }
+  /// Number of guard elements after the last one.
+  std::size_t guard() const { return guard_; }
   /// Size of the elements in bytes, guard excluded.
   std::size_t bytes() const { return count_ * sizeof(T); }
 
@@ -50,10 +66,14 @@ class DeviceBuffer {
     check(cudaMemcpy(ptr_, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice),
           "copy to device");
   }
-  /// Fills the elements and the guard with `byte`.
-  void poison(std::uint8_t byte = kPoisonByte) {
-    check(cudaMemset(ptr_, byte, bytes_total()), "poison buffer");
+  /// Fills the elements and the guard with `byte`. @throws CudaError.
+  void fill(std::uint8_t byte) { check(cudaMemset(ptr_, byte, bytes_total()), "fill buffer"); }
+  /// Fills only the guard with `byte`. @throws CudaError.
+  void fill_guard(std::uint8_t byte) {
+    if (guard_ > 0) check(cudaMemset(ptr_ + count_, byte, guard_ * sizeof(T)), "fill guard");
   }
+  /// Fills elements and guard with kOutputPoison (what every output holds before a launch).
+  void poison() { fill(kOutputPoison); }
   /// Copies the size() elements (not the guard) to the host (synchronous cudaMemcpy).
   /// @throws CudaError, e.g. a sticky error left by the kernel that wrote the buffer.
   std::vector<T> download() const {
@@ -61,8 +81,8 @@ class DeviceBuffer {
     check(cudaMemcpy(host.data(), ptr_, bytes(), cudaMemcpyDeviceToHost), "copy to host");
     return host;
   }
-  /// Number of guard elements that no longer hold the poison byte pattern (writes past the end).
-  std::size_t guard_damage(std::uint8_t byte = kPoisonByte) const {
+  /// Number of guard elements with any byte other than `byte` (elements written past the end).
+  std::size_t guard_damage(std::uint8_t byte) const {
     if (guard_ == 0) return 0;
     std::vector<std::uint8_t> g(guard_ * sizeof(T));
     check(cudaMemcpy(g.data(), ptr_ + count_, g.size(), cudaMemcpyDeviceToHost), "read guard");

@@ -1,40 +1,89 @@
 /// @file data.hpp
-/// @brief Test inputs and exact comparison with student-facing messages.
+/// @brief Test inputs (typed, seeded) and element-wise comparison with student-facing wording.
 #pragma once
+
+#include <vector_types.h>  // float4
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <functional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace harness {
 
 /// `n` floats drawn from `seed`, deterministic per (seed, index): mostly values in [-0.5, 1.5)
-/// (nonzero mean), some large (up to 1e6) and tiny (down to 1e-6) magnitudes, and about 5% the
-/// values students use as flags (0 and -1). All finite.
+/// (nonzero mean), some large (up to 1e6) and tiny (down to 1e-6) magnitudes, and about 6% the
+/// values students use as flags (0 and -1). All finite, so never a sentinel (harness/buffer.hpp).
 std::vector<float> random_floats(std::size_t n, std::uint64_t seed);
 
+/// `n` values of T drawn from `seed`, deterministic per (seed, index). Defined for:
+/// - float: random_floats(); double: the same mix in double precision;
+/// - int: mostly in [-1000, 1000], some up to +-10^6, about 6% 0 and -1;
+/// - unsigned: in [0, 10^6], about 3% 0;
+/// - std::uint8_t: uniform over 0..255 (so an 8-bit input may hold kOutputPoison's byte: the one
+///   type whose output guards cannot be told apart from every input value);
+/// - float4: four random_floats() values per element.
+/// None of them holds kOutputPoison or kInputGuard patterns except as noted for bytes.
+template <typename T>
+std::vector<T> random_values(std::size_t n, std::uint64_t seed);
+
+/// Splits a seed into independent ones (splitmix64): `mix(seed + k)` for the k-th input.
+std::uint64_t mix(std::uint64_t x);
+
+/// A value as a student reads it: fmt's shortest round-trip form for numbers ("0.8125",
+/// "-1.6947657e+38"), "(x, y, z, w)" for float4.
+template <typename T>
+std::string show(const T& v);
+
 /// Result of comparing an output with its reference, element by element.
-struct Comparison {
-  std::size_t total = 0;        ///< elements in the reference
-  std::size_t wrong = 0;        ///< elements that differ from the reference (unwritten included)
-  std::size_t unwritten = 0;    ///< elements still holding the poison bytes
-  std::size_t first = 0;        ///< index of the first wrong element (valid when wrong > 0)
-  float expected = 0, got = 0;  ///< values at `first`
-  /** @var expected
-      Reference value at `first` (`got`: the output's value there). */
-  bool first_unwritten = false;  ///< the element at `first` still holds the poison bytes
-  /// True when every element matches.
-  bool ok() const { return wrong == 0; }
+struct Mismatches {
+  std::size_t total = 0;         ///< elements in the reference
+  std::size_t wrong = 0;         ///< elements that differ from it (unwritten included)
+  std::size_t unwritten = 0;     ///< wrong elements that still hold their value from before
+  std::size_t first = 0;         ///< index of the first wrong element (valid when wrong > 0)
+  std::string expected;          ///< the reference's value at `first`, as show() writes it
+  std::string got;               ///< the output's value at `first`
+  bool first_unwritten = false;  ///< the element at `first` was never written
+  bool ok() const { return wrong == 0; }  ///< every element matches
 };
 
-/// Exact (bitwise) comparison, for tasks whose math is exact (copies, transposes).
-Comparison compare_exact(const std::vector<float>& expected, const std::vector<float>& got,
-                         std::uint8_t poison_byte);
+/// Tells whether element `i` of an output still holds what it held before the launch.
+using Unwritten = std::function<bool(std::size_t i)>;
 
-/// "1023 of 1023 elements wrong (1023 never written); first mismatch at out[0][5] (row 0,
-/// col 5): expected 0.8125, got NaN (never written)", for a row-major output of `cols` columns.
-std::string describe(const Comparison& c, std::size_t cols, const std::string& output_name = "out");
+/// Exact comparison, bit for bit, for tasks whose math is exact (copies, transposes, integer
+/// arithmetic, a product of two floats).
+template <typename T>
+Mismatches compare_bits(const std::vector<T>& expected, const std::vector<T>& got,
+                        const Unwritten& unwritten) {
+  static_assert(std::is_trivially_copyable_v<T>, "compared byte for byte");
+  Mismatches m;
+  m.total = expected.size();
+  const std::size_t n = std::min(expected.size(), got.size());
+  for (std::size_t i = 0; i < n; ++i) {
+    if (std::memcmp(&expected[i], &got[i], sizeof(T)) == 0) continue;
+    const bool never = unwritten(i);
+    if (m.wrong == 0) {
+      m.first = i;
+      m.expected = show(expected[i]);
+      m.got = show(got[i]);
+      m.first_unwritten = never;
+    }
+    ++m.wrong;
+    m.unwritten += never;
+  }
+  m.wrong += expected.size() - n;
+  return m;
+}
+
+/// Comparison within a tolerance: element i is right when it is finite and
+/// |got[i] - exact[i]| <= tolerance[i]. The exact values are computed in double precision; the
+/// tolerance is the lesson's, scaled to the problem (e.g. a few units in the last place of the
+/// larger term of a sum).
+Mismatches compare_near(const std::vector<double>& exact, const std::vector<double>& tolerance,
+                        const std::vector<float>& got, const Unwritten& unwritten);
 
 /// Shape as the grader prints it: "33x31".
 std::string shape_name(long long rows, long long cols);

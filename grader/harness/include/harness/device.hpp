@@ -34,4 +34,7 @@ struct DeviceInfo {
 /// Queries the current device. @throws harness::CudaError.
 DeviceInfo query_device();
 
+/// query_device() once per process (free_bytes as it was then). @throws harness::CudaError.
+const DeviceInfo& current_device();
+
 }  // namespace harness

@@ -1,0 +1,85 @@
+// Hidden tests of lesson 07_transpose. Every step is a transpose, so every step gets the same
+// cases: "<step>/Correct.<rows>x<cols>" (exact result, bit for bit) and "<step>/Speed.timed"
+// (against copy_tiled, the copy rung, on a square timing matrix).
+#include <algorithm>
+#include <vector>
+
+#include "harness/lesson.hpp"
+#include "steps/07_transpose.hpp"
+#include "transpose.cuh"
+
+namespace {
+
+using transpose::Step;
+
+struct Shape {
+  int rows, cols;
+};
+
+// 1x1; one row and one column; one short of and one past a tile; primes; non-square both ways;
+// widths that are not a multiple of 4; multi-block grids, including a 1-D grid of 3126 blocks.
+const std::vector<Shape> kShapes = {{1, 1},       {1, 777},     {777, 1},    {31, 33},   {33, 31},
+                                    {32, 32},     {64, 96},     {63, 65},    {97, 61},   {61, 97},
+                                    {1023, 1025}, {2048, 1536}, {1, 100003}, {100003, 1}};
+
+std::string shape_name(const Shape& s) {
+  return harness::shape_name(s.rows, s.cols);
+}
+
+// Square, rows a multiple of 32 floats (rows of the output are whole sectors, as the gates assume).
+Shape timing_shape() {
+  const int side = static_cast<int>(harness::timing_side(2, sizeof(float)));
+  return {side, side};
+}
+
+using Launcher = cudaError_t (*)(const float*, float*, int, int, cudaStream_t);
+
+Launcher launcher(Step step) {
+  switch (step) {
+    case Step::naive:
+      return transpose::launch_transpose_naive;
+    case Step::tiled:
+      return transpose::launch_transpose_tiled;
+    case Step::tiled_padded:
+      return transpose::launch_transpose_tiled_padded;
+    case Step::tiled_cp_async:
+      return transpose::launch_transpose_tiled_cp_async;
+    case Step::padded_32x32:
+      return transpose::launch_transpose_padded_32x32;
+  }
+  return nullptr;
+}
+
+// Host reference: out (cols x rows) = transpose of in (rows x cols). Blocked for cache locality.
+std::vector<float> host_transpose(const std::vector<float>& in, int rows, int cols) {
+  std::vector<float> out(in.size());
+  constexpr int B = 64;
+  for (int r0 = 0; r0 < rows; r0 += B)
+    for (int c0 = 0; c0 < cols; c0 += B)
+      for (int r = r0; r < std::min(rows, r0 + B); ++r)
+        for (int c = c0; c < std::min(cols, c0 + B); ++c)
+          out[static_cast<size_t>(c) * rows + r] = in[static_cast<size_t>(r) * cols + c];
+  return out;
+}
+
+void transpose_case(harness::Case& c, Step step, const Shape& s) {
+  c.describe(fmt::format("transpose_{} on {}x{} (rows x cols; out is {}x{})",
+                         transpose::step_name(step), s.rows, s.cols, s.cols, s.rows));
+  const size_t n = static_cast<size_t>(s.rows) * s.cols;
+  const auto in = c.input<float>("in", n);
+  const auto out = c.output<float>("out", n);
+  c.launch(launcher(step), in, out, s.rows, s.cols);
+  c.ceiling(transpose::launch_copy_tiled, in, out, s.rows, s.cols);
+  c.bytes(2.0 * n * sizeof(float));
+  c.expect_exact(out, host_transpose(in.host(), s.rows, s.cols), harness::row_major(s.rows));
+}
+
+}  // namespace
+
+COURSE_TESTS {
+  for (Step step : transpose::kSteps) {
+    const auto body = [step](harness::Case& c, const Shape& s) { transpose_case(c, step, s); };
+    harness::correctness(step, kShapes, shape_name, body);
+    harness::speed(step, timing_shape, body);
+  }
+}
