@@ -1,4 +1,6 @@
-// Lesson 07_transpose: write the three kernel bodies below, then run `./build/grader 07_transpose`.
+// Lesson 07_transpose: write the kernel bodies of the three graded steps below (naive, tiled,
+// tiled_padded), then run `./build/grader 07_transpose`. Two optional extensions follow at the end
+// of the file.
 //
 // Each block owns a TILE_DIM x TILE_DIM (32 x 32) tile of the input and has TILE_DIM x BLOCK_ROWS
 // (32 x 8) threads: a thread moves four elements, at rows y, y + 8, y + 16 and y + 24 of its tile.
@@ -34,7 +36,8 @@ __global__ void transpose_tiled_padded(const float* __restrict__ in, float* __re
 
 }  // namespace transpose
 
-// ---- Optional extensions (Lab 02 §4); not needed to pass the lesson ----
+// ---- Optional extensions (Lab 02's extensions, PROFILE.md §5; README section 10); not needed to
+// pass the lesson ----
 
 namespace transpose {
 
@@ -42,17 +45,18 @@ __global__ void transpose_tiled_cp_async(const float* __restrict__ in, float* __
                                          int rows, int cols) {
   // TODO(tiled_cp_async): double-buffer __shared__ float tile[2][TILE_DIM][TILE_DIM + 1]. Walk the
   // tiles (blockIdx.x, blockIdx.y + k * gridDim.y): issue the next tile's loads with
-  // __pipeline_memcpy_async (cuda_pipeline.h) and __pipeline_commit() before storing this one;
-  // __pipeline_wait_prior() and __syncthreads() before reading a buffer, __syncthreads() before
-  // refilling it.
+  // __pipeline_memcpy_async (cuda_pipeline.h), one float (4 bytes) per copy, and
+  // __pipeline_commit() before storing this one; __pipeline_wait_prior() and __syncthreads() before
+  // reading a buffer (the wait covers only this thread's own copies), __syncthreads() before
+  // refilling it (README section 10).
 }
 
 __global__ void __launch_bounds__(1024, 1)
     transpose_padded_32x32(const float* __restrict__ in, float* __restrict__ out, int rows,
                            int cols) {
   // TODO(padded_32x32): the padded tiled transpose with 32 x 32 threads, one element per thread
-  // (no j loop). Then compare its % of the ceiling with tiled_padded's (README, "The occupancy
-  // experiment").
+  // (no j loop). Then compare its % of the ceiling with tiled_padded's (README section 10,
+  // "padded_32x32: the occupancy experiment").
 }
 
 }  // namespace transpose

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -214,6 +215,50 @@ TEST(QuizFiles, ChoiceFactsAreComputed) {
   EXPECT_EQ(r4.bytes_used, 4 * r1.bytes_used);
   const Question& why = find(q06, "float4-why");
   EXPECT_EQ(why.choices[why.answer_index].rfind("Each load instruction moves four times", 0), 0u);
+}
+
+// An early return before __syncthreads() does not hold up the barrier (it waits for non-exited
+// threads only, PTX ISA "bar, barrier"); what a student sees is output never written. The rule
+// (the whole block reaches the barrier) stays the right answer.
+TEST(QuizFacts, EarlyReturnBeforeTheBarrierShowsAsNeverWrittenNotAHang) {
+  const Quiz q = load("07_transpose");
+  const auto it = std::find_if(q.questions.begin(), q.questions.end(),
+                               [](const Question& x) { return x.id == "barrier-at-edges"; });
+  ASSERT_NE(it, q.questions.end());
+  EXPECT_EQ(it->choices[it->answer_index].rfind("Skip that load with an if, but still reach", 0),
+            0u);
+  EXPECT_TRUE(contains(it->explain, "never written")) << it->explain;
+  EXPECT_TRUE(contains(it->explain, "not exited")) << it->explain;
+  EXPECT_FALSE(contains(it->explain, "often a hang")) << it->explain;
+}
+
+// The padded transpose's measured fraction is quoted from docs/measured/H200.md's lesson 07 table,
+// not from another run: the figure in the quiz is the table's.
+TEST(QuizFacts, PaddedPredictionQuotesTheMeasuredTable) {
+  std::ifstream table(COURSE_SOURCE_DIR "/docs/measured/H200.md");
+  ASSERT_TRUE(table.good());
+  std::string line, percent;
+  bool in_lesson_07 = false;
+  while (std::getline(table, line)) {
+    if (line.rfind("## ", 0) == 0) in_lesson_07 = line.rfind("## Lesson 07", 0) == 0;
+    if (in_lesson_07 && line.rfind("| transpose_tiled_padded |", 0) == 0) {
+      std::vector<std::string> cells;
+      std::stringstream row(line);
+      for (std::string cell; std::getline(row, cell, '|');) cells.push_back(cell);
+      ASSERT_GE(cells.size(), 4u) << line;
+      percent = cells[3];  // "", kernel, GB/s, % of copy rung
+      percent.erase(0, percent.find_first_not_of(' '));
+      percent.erase(percent.find_last_not_of(' ') + 1);
+      break;
+    }
+  }
+  ASSERT_FALSE(percent.empty()) << "no transpose_tiled_padded row under \"## Lesson 07\" in "
+                                   "docs/measured/H200.md";
+  const Quiz q = load("07_transpose");
+  const auto it = std::find_if(q.questions.begin(), q.questions.end(),
+                               [](const Question& x) { return x.id == "predict-padded"; });
+  ASSERT_NE(it, q.questions.end());
+  EXPECT_TRUE(contains(it->explain, "measured " + percent + "% of its copy rung")) << it->explain;
 }
 
 // Every numeric question's answer, computed from first principles. A numeric question added to

@@ -35,7 +35,8 @@ constexpr int BLOCK_THREADS = 256;
 constexpr int BLOCK_X = 32;
 /// threadIdx.y extent of the 2-D launch: 8 rows per block, 256 threads in all.
 constexpr int BLOCK_Y = 8;
-/// Largest channel count of `by_channel`: the channel is blockIdx.y, whose limit is 65535.
+/// Largest channel count of `by_channel`: the channel is blockIdx.y, and gridDim.y is at most
+/// 65535 (so blockIdx.y <= 65534).
 constexpr int MAX_CHANNELS = 65535;
 
 /// Particles as a structure of arrays (SoA): each field is its own array of `n` floats, element i

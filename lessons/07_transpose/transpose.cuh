@@ -59,7 +59,8 @@ __global__ void transpose_tiled_cp_async(const float* __restrict__ in, float* __
 /// Extension `padded_32x32` (an occupancy experiment, not gated): the padded tiled transpose
 /// with TILE_DIM x TILE_DIM = 1024 threads per block, one element per thread, compiled under
 /// __launch_bounds__(1024, 1), which the definition carries (the stub has it). Compare its % of the
-/// ceiling with tiled_padded's and explain it with `nvcc -Xptxas -v` and achieved occupancy.
+/// ceiling with tiled_padded's and explain it with registers per thread (`-Xptxas -v` through the
+/// course's CMake build: WARMUP.md section 8.6) and achieved occupancy.
 /// Same parameters as transpose_naive.
 __global__ void transpose_padded_32x32(const float* __restrict__ in, float* __restrict__ out,
                                        int rows, int cols);

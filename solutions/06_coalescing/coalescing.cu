@@ -7,7 +7,8 @@ namespace coalescing {
 // The channel is constant across a block (blockIdx.y), the element follows threadIdx.x: a warp
 // reads 32 consecutive floats of one channel (4 sectors) and writes 32 consecutive floats. Putting
 // the channel on the fastest index instead (c = t % channels) makes neighbouring lanes n floats
-// apart, one sector each, for both the load and the store.
+// apart: with 32 or more channels one sector each, 32 per request, for both the load and the
+// store; with 3 channels 6 to 8 sectors per request (README section 2.1).
 __global__ void scale_channels(const float* __restrict__ in, const float* __restrict__ gain,
                                float* __restrict__ out, int channels, int n) {
   const int c = blockIdx.y;
