@@ -26,6 +26,7 @@ cudaError_t launch_on_tiles(TileKernel kernel, dim3 block, int tiles_per_block, 
   if (rows < 1 || cols < 1) return cudaErrorInvalidValue;
   if (static_cast<long long>(rows) * cols >= (1LL << 31)) return cudaErrorInvalidValue;
   const int tiles_y = (rows + TILE_DIM - 1) / TILE_DIM;
+  if (tiles_y > 65535) return cudaErrorInvalidValue;  // gridDim.y may be at most 65535
   const dim3 grid((cols + TILE_DIM - 1) / TILE_DIM,
                   (tiles_y + tiles_per_block - 1) / tiles_per_block);
   kernel<<<grid, block, 0, stream>>>(in, out, rows, cols);

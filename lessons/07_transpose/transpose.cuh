@@ -68,8 +68,9 @@ __global__ void transpose_padded_32x32(const float* __restrict__ in, float* __re
 // ---- Launchers the course owns (lessons/07_transpose/launch.cu) ----
 //
 // One launcher per kernel, all alike: the fixed geometry above on `stream`, no synchronization.
-// Each returns cudaSuccess, cudaErrorInvalidValue when rows or cols is < 1 or rows * cols >= 2^31
-// (indices are `int`), or the launch error.
+// Each returns cudaSuccess, cudaErrorInvalidValue when rows or cols is < 1, rows * cols >= 2^31
+// (indices are `int`) or ceil(rows / TILE_DIM) > 65535 (the largest gridDim.y), or the launch
+// error.
 
 /// Launches transpose_naive: grid ceil(cols / TILE_DIM) x ceil(rows / TILE_DIM), block
 /// TILE_DIM x BLOCK_ROWS.
