@@ -177,8 +177,9 @@ std::vector<std::string> Manifest::problems() const {
       if (s.hints.size() < 2)
         out.push_back(
             fmt::format("lesson {}: step '{}' needs at least two hint tiers", l.id, s.name));
-      if (s.ceiling.kernel.empty())
-        out.push_back(fmt::format("lesson {}: step '{}' names no ceiling kernel", l.id, s.name));
+      if (s.gate && s.ceiling.kernel.empty())
+        out.push_back(fmt::format("lesson {}: step '{}' has a gate but names no ceiling kernel",
+                                  l.id, s.name));
       if (std::find(std::begin(kCeilingKinds), std::end(kCeilingKinds), s.ceiling.kind) ==
           std::end(kCeilingKinds))
         out.push_back(
