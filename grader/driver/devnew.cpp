@@ -1,0 +1,133 @@
+#include "devnew.hpp"
+
+#include <fmt/format.h>
+
+#include <cctype>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <vector>
+
+#include "course/manifest.hpp"
+#include "course/manifest_edit.hpp"
+#include "course/text_file.hpp"
+
+namespace driver {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string replace_all(std::string s, const std::map<std::string, std::string>& vars) {
+  for (const auto& [key, value] : vars)
+    for (std::size_t at = s.find(key); at != std::string::npos; at = s.find(key, at + value.size()))
+      s.replace(at, key.size(), value);
+  return s;
+}
+
+// "hello_threads" -> "Hello threads"
+std::string title_of(const std::string& name) {
+  std::string t = name;
+  for (char& c : t)
+    if (c == '_') c = ' ';
+  if (!t.empty()) t[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(t[0])));
+  return t;
+}
+
+}  // namespace
+
+int dev_new(const std::string& id, const std::string& source_dir, const std::string& templates_dir,
+            std::ostream& out) {
+  const std::string name = id.size() > 3 ? id.substr(3) : "";
+  if (!course::is_lesson_id(id) || !std::islower(static_cast<unsigned char>(name[0]))) {
+    out << fmt::format(
+        "grader dev new: '{}' is not a lesson id: two digits, '_', then a name that starts with a "
+        "lower-case letter and holds lower-case letters, digits and '_' (e.g. 16_my_topic)\n",
+        id);
+    return 2;
+  }
+  const fs::path src(source_dir), manifest_path = src / "lessons" / "course.json";
+  const std::vector<std::string> tops = {"lessons", "exercises", "solutions", "grader/lessons"};
+  for (const std::string& top : tops)
+    if (fs::exists(src / top / id)) {
+      out << fmt::format("grader dev new: {}/{}/ already exists; nothing was written\n", top, id);
+      return 2;
+    }
+  const std::optional<std::string> manifest_text = course::read_text(manifest_path.string());
+  const std::optional<std::string> entry_template =
+      course::read_text((fs::path(templates_dir) / "manifest_entry.json").string());
+  if (!manifest_text || !entry_template) {
+    out << fmt::format("grader dev new: cannot read {} or the templates in {}\n",
+                       manifest_path.string(), templates_dir);
+    return 5;
+  }
+
+  // A planned entry of the same id keeps its stage, title and summary.
+  std::map<std::string, std::string> vars = {
+      {"@ID@", id}, {"@NN@", id.substr(0, 2)}, {"@NAME@", name}, {"@TITLE@", title_of(name)}};
+  int stage = 1;
+  std::string summary = "TODO: one sentence for the course map.";
+  try {
+    const course::Manifest m = course::Manifest::parse(*manifest_text, manifest_path.string());
+    for (const course::Lesson& l : m.lessons) {
+      if (l.number() < std::stoi(id.substr(0, 2))) stage = l.stage;
+      if (l.id == id) {
+        stage = l.stage;
+        vars["@TITLE@"] = l.title;
+        if (!l.summary.empty()) summary = l.summary;
+      }
+    }
+  } catch (const course::ManifestError& e) {
+    out << "grader dev new: " << e.what() << "\n";
+    return 5;
+  }
+  vars["@STAGE@"] = std::to_string(stage);
+  vars["@TITLE_JSON@"] = nlohmann::json(vars["@TITLE@"]).dump();
+  vars["@SUMMARY_JSON@"] = nlohmann::json(summary).dump();
+
+  std::string manifest;
+  try {
+    manifest = course::put_lesson_entry(*manifest_text, replace_all(*entry_template, vars));
+  } catch (const course::ManifestError& e) {
+    out << "grader dev new: " << e.what() << "; nothing was written\n";
+    return 2;
+  }
+
+  // Every template file but the manifest entry, placeholders replaced in path and text.
+  std::vector<std::pair<fs::path, std::string>> files;
+  for (const auto& f : fs::recursive_directory_iterator(templates_dir)) {
+    if (!f.is_regular_file() || f.path().filename() == "manifest_entry.json") continue;
+    const std::string rel = fs::relative(f.path(), templates_dir).generic_string();
+    const std::optional<std::string> text = course::read_text(f.path().string());
+    if (!text) {
+      out << fmt::format("grader dev new: cannot read {}; nothing was written\n",
+                         f.path().string());
+      return 5;
+    }
+    files.emplace_back(src / replace_all(rel, vars), replace_all(*text, vars));
+  }
+  for (const auto& [path, text] : files) {
+    std::error_code ec;
+    fs::create_directories(path.parent_path(), ec);
+    if (ec || !course::write_text_atomically(path.string(), text)) {
+      out << fmt::format("grader dev new: cannot write {}\n", path.string());
+      return 5;
+    }
+    out << fmt::format("wrote {}\n", fs::relative(path, src).generic_string());
+  }
+  if (!course::write_text_atomically(manifest_path.string(), manifest)) {
+    out << fmt::format("grader dev new: cannot write {}\n", manifest_path.string());
+    return 5;
+  }
+  out << fmt::format(
+      "added {} to lessons/course.json (status ready, one step `copy`)\n\nNext: rebuild (the "
+      "build re-reads the manifest), then check the skeleton: the solution must pass, the stub "
+      "and the wrong kernel must fail:\n  cmake --build build-test && ./build-test/grader dev "
+      "check --lesson {}\nThen make it your lesson: every TODO in lessons/{}/, the kernels, the "
+      "hidden tests and the manifest entry (docs/INSTRUCTORS.md, \"Adding a lesson\").\n",
+      id, id, id);
+  return 0;
+}
+
+}  // namespace driver
