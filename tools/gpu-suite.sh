@@ -7,8 +7,9 @@
 #     check      grader dev check: every solution, stub and wrong kernel once
 #     repeat     solutions $REPEAT_SOLUTIONS x (default 5) and the near-threshold wrong kernels
 #                $REPEAT_WRONG x (default 3): verdicts must not flip; a tally per entry at the end.
-#                NEAR_THRESHOLD="lesson:wrong_kernel ..." overrides the list of wrong kernels
-#                ("" runs the solutions only)
+#                The wrong kernels are the manifest's correct-but-slow ones (diagnosis "below the
+#                gate"); NEAR_THRESHOLD="lesson:wrong_kernel ..." overrides the list ("" runs the
+#                solutions only)
 #     recheck    every solution once (all steps, extensions too), figures summarized
 #     catalogue  the wrong kernels only compute-sanitizer catches
 #     profile    grader profile 07 and `ncu --set basic` on the whole bench (solutions)
@@ -182,7 +183,13 @@ for phase in "$@"; do
     rs=${REPEAT_SOLUTIONS:-5} rw=${REPEAT_WRONG:-3}
     count_in_1_100 REPEAT_SOLUTIONS "$rs"
     count_in_1_100 REPEAT_WRONG "$rw"
-    near=${NEAR_THRESHOLD-07_transpose:unpadded_as_padded 07_transpose:naive_as_tiled 06_coalescing:scalar_per_thread}
+    # Default: every catalogue entry that is correct but slow (diagnosis "below the gate"), the
+    # kernels a gate's margin is about; read from the manifest, so a new lesson needs no edit here.
+    near_default=$(python3 -c "import json
+print(' '.join(l['id'] + ':' + w['name'] for l in json.load(open('lessons/course.json'))['lessons']
+               if l['status'] == 'ready' for w in l.get('wrong_kernels', [])
+               if w['diagnosis'] == 'below the gate'))")
+    near=${NEAR_THRESHOLD-$near_default}
     index=$out/logs/repeat-index.tsv
     : >"$index"
     # An explicit --seed: dev check grades run i with seed+i-1, so a report it prints says which run.
