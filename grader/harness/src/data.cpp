@@ -32,17 +32,9 @@ std::uint64_t element_hash(std::uint64_t seed, std::size_t i) {
 template <typename T, typename Draw>
 std::vector<T> generate(std::size_t n, std::uint64_t seed, Draw draw) {
   std::vector<T> v(n);
-  const std::size_t threads =
-      n < (1u << 20) ? 1 : std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 16);
-  const std::size_t chunk = (n + threads - 1) / threads;
-  auto work = [&](std::size_t t) {
-    for (std::size_t i = t * chunk; i < std::min(n, (t + 1) * chunk); ++i)
-      v[i] = draw(element_hash(seed, i));
-  };
-  std::vector<std::thread> pool;
-  for (std::size_t t = 1; t < threads; ++t) pool.emplace_back(work, t);
-  work(0);
-  for (std::thread& t : pool) t.join();
+  parallel_for(n, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i) v[i] = draw(element_hash(seed, i));
+  });
   return v;
 }
 
@@ -59,6 +51,20 @@ double mixed_value(std::uint64_t h) {
 }
 
 }  // namespace
+
+void parallel_for(std::size_t n,
+                  const std::function<void(std::size_t begin, std::size_t end)>& chunk,
+                  std::size_t elements_per_item) {
+  const std::size_t by_work = n * elements_per_item >> 20;
+  const std::size_t threads = std::clamp<std::size_t>(
+      std::min<std::size_t>(by_work, std::thread::hardware_concurrency()), 1, 16);
+  const std::size_t size = (n + threads - 1) / threads;
+  std::vector<std::thread> pool;
+  for (std::size_t t = 1; t < threads; ++t)
+    pool.emplace_back(chunk, std::min(n, t * size), std::min(n, (t + 1) * size));
+  chunk(0, std::min(n, size));
+  for (std::thread& t : pool) t.join();
+}
 
 std::vector<float> random_floats(std::size_t n, std::uint64_t seed) {
   return generate<float>(n, seed,

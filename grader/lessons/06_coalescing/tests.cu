@@ -46,10 +46,9 @@ ChannelShape channels_timing() {
 }
 
 void by_channel(harness::Case& c, const ChannelShape& s) {
-  c.describe(
-      fmt::format("scale_channels on {} channels x {} elements (element i of channel c "
-                  "at out[c * n + i])",
-                  s.channels, s.n));
+  c.describe("scale_channels", fmt::format("{} channels x {} elements (element i of channel c at "
+                                           "out[c * n + i])",
+                                           s.channels, s.n));
   const std::size_t total = static_cast<std::size_t>(s.channels) * s.n;
   const auto in = c.input<float>("in", total);
   const auto gain = c.input<float>("gain", nonzero_floats(s.channels, c.seed() + 1));
@@ -85,8 +84,8 @@ MatrixShape matrix_timing() {
 
 void row_major_2d(harness::Case& c, const MatrixShape& s) {
   const float scale = nonzero_floats(1, c.seed() + 1)[0];
-  c.describe(
-      fmt::format("scale_matrix on {}x{} (rows x cols, row-major), s = {}", s.rows, s.cols, scale));
+  c.describe("scale_matrix",
+             fmt::format("{}x{} (rows x cols, row-major), s = {}", s.rows, s.cols, scale));
   const std::size_t n = static_cast<std::size_t>(s.rows) * s.cols;
   const auto in = c.input<float>("in", n);
   const auto out = c.output<float>("out", n);
@@ -114,7 +113,7 @@ int particles_timing() {
 
 void soa_update(harness::Case& c, const int& n) {
   const float dt = 0.001f * static_cast<float>(1 + c.seed() % 100);  // never 0
-  c.describe(fmt::format("update_soa on {} particles, dt = {}", n, dt));
+  c.describe("update_soa", fmt::format("{} particles, dt = {}", n, dt));
   const auto x = c.in_out("x", harness::random_floats(n, c.seed() + 11));
   const auto y = c.in_out("y", harness::random_floats(n, c.seed() + 12));
   const auto z = c.in_out("z", harness::random_floats(n, c.seed() + 13));
@@ -161,7 +160,7 @@ int copy_timing() {
 }
 
 void vector_copy(harness::Case& c, const int& n) {
-  c.describe(fmt::format("copy_float4 on n = {} floats (n % 4 = {})", n, n % 4));
+  c.describe("copy_float4", fmt::format("n = {} floats (n % 4 = {})", n, n % 4));
   const auto in = c.input<float>("in", n);
   const auto out = c.output<float>("out", n);
   c.launch(coalescing::launch_copy_float4, in, out, n);

@@ -85,6 +85,17 @@ Mismatches compare_bits(const std::vector<T>& expected, const std::vector<T>& go
 Mismatches compare_near(const std::vector<double>& exact, const std::vector<double>& tolerance,
                         const std::vector<float>& got, const Unwritten& unwritten);
 
+/// Runs `chunk(begin, end)` over [0, n) split into contiguous ranges, one per hardware thread (up
+/// to 16, and no more than one per 2^20 elements of work, below which a thread costs more than it
+/// saves). For host references of the timing shapes (2^26 elements); the ranges must write
+/// disjoint elements.
+/// @param n                items, e.g. elements or bands of rows
+/// @param chunk            does items [begin, end)
+/// @param elements_per_item elements each item touches (e.g. the elements of a band of rows)
+void parallel_for(std::size_t n,
+                  const std::function<void(std::size_t begin, std::size_t end)>& chunk,
+                  std::size_t elements_per_item = 1);
+
 /// Shape as the grader prints it: "33x31".
 std::string shape_name(long long rows, long long cols);
 

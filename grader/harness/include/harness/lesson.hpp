@@ -19,7 +19,7 @@
 /// const std::vector<int> kSizes = {1, 2, 31, 33, 257, 1000003};
 ///
 /// void add(harness::Case& c, const int& n) {
-///   c.describe(fmt::format("add on n = {}", n));
+///   c.describe("add", fmt::format("n = {}", n));
 ///   auto a = c.input<float>("a", n), b = c.input<float>("b", n);
 ///   auto out = c.output<float>("out", n);
 ///   c.launch(vector_add::launch_add, a, b, out, n);       // the course's launcher
@@ -232,9 +232,12 @@ class Case {
   std::uint64_t seed() const { return seed_; }           ///< this case's seed (in messages)
   const std::string& step() const { return step_; }      ///< the step it grades
 
-  /// Names the case in every message and in the report, e.g. "transpose_tiled on 33x31 (rows x
-  /// cols)". Call it before the first buffer.
-  void describe(std::string what);
+  /// Names the case in every message ("transpose_tiled on 33x31 (rows x cols)") and the shape in
+  /// the report (the speed test's "ceiling: copy_tiled on 8192x8192 ..."). Call it before the
+  /// first buffer.
+  /// @param kernel what runs, e.g. "transpose_tiled"
+  /// @param shape  the problem, with its unit or layout, e.g. "33x31 (rows x cols)"
+  void describe(std::string kernel, std::string shape);
 
   /// A read-only input of `n` values from random_values<T> (a seed of its own per input), with
   /// guard elements holding kInputGuard. @throws SkipCase for a large shape under --quick.

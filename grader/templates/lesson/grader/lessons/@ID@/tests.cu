@@ -20,7 +20,7 @@ int timing_n() {
 }
 
 void copy_case(harness::Case& c, const int& n) {
-  c.describe(fmt::format("copy on n = {}", n));
+  c.describe("copy", fmt::format("n = {} floats", n));
   const auto in = c.input<float>("in", n);
   const auto out = c.output<float>("out", n);
   c.launch(@NAME@::launch_copy, in, out, n);
