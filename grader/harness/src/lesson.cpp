@@ -97,10 +97,12 @@ bool Case::poisoned(const void* element, std::size_t bytes) {
 void Case::report(const std::string& name, const Mismatches& m, const Where& where,
                   const Advice& advice, const char* never) {
   if (m.ok()) return;
+  // "(N never written)" only when there are some, so that the phrase diagnoses a kernel that
+  // skips elements and never a kernel that writes wrong values.
   std::string text = fmt::format(
-      "{}: {} of {} elements wrong ({} {}); first mismatch at {}: expected {}, got {}{}", name,
-      m.wrong, m.total, m.unwritten, never, where(name, m.first), m.expected, m.got,
-      m.first_unwritten ? fmt::format(" ({})", never) : "");
+      "{}: {} of {} elements wrong{}; first mismatch at {}: expected {}, got {}{}", name, m.wrong,
+      m.total, m.unwritten ? fmt::format(" ({} {})", m.unwritten, never) : "", where(name, m.first),
+      m.expected, m.got, m.first_unwritten ? fmt::format(" ({})", never) : "");
   if (advice)
     if (std::string more = advice(m); !more.empty()) text += ". " + more;
   failures_.push_back(text);
