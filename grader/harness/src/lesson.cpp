@@ -85,8 +85,10 @@ std::size_t Case::guard_for(std::size_t n) const {
   // Guards catch writes past the end. The timing shape has none (it is checked on the small
   // shapes); under compute-sanitizer there are none either, so memcheck sees the exact bounds of
   // each allocation.
+  // As long as the array up to 4 Mi elements: long enough to catch a wrong stride's writes far
+  // past the end, without doubling the memory of a multi-GiB case.
   if (timing() || quick()) return 0;
-  return std::max<std::size_t>(4096, n);
+  return std::clamp<std::size_t>(n, 4096, std::size_t(1) << 22);
 }
 
 bool Case::poisoned(const void* element, std::size_t bytes) {

@@ -243,6 +243,7 @@ class Case {
   /// guard elements holding kInputGuard. @throws SkipCase for a large shape under --quick.
   template <typename T>
   Input<T> input(const std::string& name, std::size_t n) {
+    admit(n);  // before drawing: a skipped large shape must not cost its random values
     return input<T>(name, random_values<T>(n, mix(seed_ + ++inputs_)));
   }
   /// A read-only input holding `values` (for types random_values does not cover, or chosen data).
