@@ -1,0 +1,39 @@
+#include "harness/host_code.hpp"
+
+#include <cuda_runtime.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "harness/cuda_check.hpp"
+
+namespace harness {
+
+std::string mismatch_message(const std::string& name, const Mismatches& m, const Where& where,
+                             const char* never) {
+  // The wording of Case's comparisons (lesson.cpp), so host and device outputs read alike.
+  return fmt::format(
+      "{} of {} elements of {} wrong ({} {}); first mismatch at {}: expected {}, got {}{}", m.wrong,
+      m.total, name, m.unwritten, never, where(name, m.first), m.expected, m.got,
+      m.first_unwritten ? fmt::format(" ({})", never) : "");
+}
+
+std::size_t device_bytes_in_use() {
+  std::size_t free_bytes = 0, total_bytes = 0;
+  check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
+  return total_bytes - free_bytes;
+}
+
+double leaked_bytes_per_call(const std::function<void()>& call, int calls) {
+  call();  // first use: not counted
+  double least = -1;
+  for (int round = 0; round < 2; ++round) {
+    const double before = static_cast<double>(device_bytes_in_use());
+    for (int k = 0; k < calls; ++k) call();
+    const double grew = static_cast<double>(device_bytes_in_use()) - before;
+    least = round == 0 ? grew : std::min(least, grew);
+  }
+  return std::max(0.0, least) / std::max(1, calls);
+}
+
+}  // namespace harness
