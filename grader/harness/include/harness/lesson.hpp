@@ -319,6 +319,25 @@ class Case {
   void expect_near(const InOut<float>& a, const std::vector<double>& exact,
                    const std::vector<double>& tolerance, Where where = flat(), Advice advice = {});
 
+  /// Adds the failure message of a comparison, worded as expect_exact's and expect_near's, for
+  /// a comparison made outside this class (e.g. on harness/pitched.hpp's buffers): the counts,
+  /// the first mismatch located by `where`, then `advice`; `never` names what unwritten elements
+  /// are ("never written"). Adds nothing when `m` is ok.
+  void report(const std::string& name, const Mismatches& m, const Where& where,
+              const Advice& advice, const char* never);
+
+  /// Takes a buffer of a kind this header does not define (a type derived from
+  /// detail::BufferBase, e.g. harness/pitched.hpp's pitched matrices): from then on it is
+  /// prepared before every launch and checked at the end of the case like the Case's own
+  /// buffers. @throws SkipCase, as input() does, for a large buffer under --quick.
+  template <typename B>
+  B* adopt(std::unique_ptr<B> buffer) {
+    admit(buffer->size());
+    B* raw = buffer.get();
+    buffers_.push_back(std::move(buffer));
+    return raw;
+  }
+
   /// Adds a failure of this case (prefixed with the case's description and seed).
   void fail(const std::string& message);
   /// The failures so far, without prefix: first the comparisons, then the end-of-case checks.
@@ -351,9 +370,6 @@ class Case {
   void admit(std::size_t n) const;             // throws SkipCase for large shapes under --quick
   std::size_t guard_for(std::size_t n) const;  // none when timing or under compute-sanitizer
   static bool poisoned(const void* element, std::size_t bytes);
-  // Adds the failure message of a comparison; `never` names what unwritten elements are.
-  void report(const std::string& name, const Mismatches& m, const Where& where,
-              const Advice& advice, const char* never);
 
   std::string lesson_, step_, name_, what_;
   Mode mode_;
