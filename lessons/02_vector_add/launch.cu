@@ -32,6 +32,7 @@ __global__ void trap_after_a_while() {
 }
 
 Fault g_pending = Fault::none;
+cudaError_t g_last_fault_result = cudaSuccess;
 
 cudaError_t check_n(int n) {
   return n < 0 || n > MAX_N ? cudaErrorInvalidValue : cudaSuccess;
@@ -50,7 +51,8 @@ cudaError_t launch_fault(Fault fault, const float* a, const float* b, float* c, 
   } else {
     trap_after_a_while<<<1, 1, 0, stream>>>();
   }
-  return cudaGetLastError();
+  g_last_fault_result = cudaGetLastError();
+  return g_last_fault_result;
 }
 
 }  // namespace
@@ -76,6 +78,10 @@ cudaError_t launch_copy(const float* a, const float* b, float* c, int n, cudaStr
 
 void inject_fault(Fault fault) {
   g_pending = fault;
+}
+
+cudaError_t last_fault_result() {
+  return g_last_fault_result;
 }
 
 bool fault_pending() {

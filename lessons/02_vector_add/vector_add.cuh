@@ -90,8 +90,9 @@ cudaError_t launch_copy(const float* a, const float* b, float* c, int n, cudaStr
 enum class Fault {
   none,          ///< launch normally
   launch_error,  ///< launch `add` with 1025 threads per block, one more than the 1024 every GPU
-                 ///< allows: the launch is refused, cudaGetLastError() reports
-                 ///< cudaErrorInvalidConfiguration, the kernel never runs (not sticky)
+                 ///< allows: the launch is refused, cudaGetLastError() reports an error (on our
+                 ///< H200 with CUDA 13.0, cudaErrorInvalidValue; docs/measured/H200.md) and the
+                 ///< kernel never runs (not sticky)
   kernel_error   ///< launch a kernel that waits about a millisecond, then executes a trap
                  ///< instruction: the launch succeeds, the kernel fails with
                  ///< cudaErrorLaunchFailure, a sticky error that ends the CUDA context
@@ -103,5 +104,9 @@ void inject_fault(Fault fault);
 
 /// True while a fault set by inject_fault() has not yet been used by a launch_add.
 bool fault_pending();
+
+/// What the last injected fault's launch_add returned (cudaSuccess before any): the error a
+/// vector_add that checks the launch must return.
+cudaError_t last_fault_result();
 
 }  // namespace vector_add

@@ -186,7 +186,7 @@ void no_leak(harness::Case& c) {
 void failed_launch(harness::Case& c) {
   c.describe(fmt::format(
       "vector_add on n = {} with the course's launcher made to fail (launch_add launches 1025 "
-      "threads per block and returns cudaErrorInvalidConfiguration), 5 times",
+      "threads per block and returns the error the runtime reports), 5 times",
       kFaultN));
   // A refused launch is an API error, which compute-sanitizer counts as one of its findings.
   if (harness::quick())
@@ -204,18 +204,24 @@ void failed_launch(harness::Case& c) {
   if (!launched)
     return c.fail(fmt::format("vector_add returned {} without calling launch_add",
                               error_text(returned.front())));
+  // What the refused launch returned, as the runtime reports it (cudaErrorInvalidValue on our
+  // H200 with CUDA 13.0, where older toolkits named cudaErrorInvalidConfiguration).
+  const cudaError_t refused = vector_add::last_fault_result();
+  if (refused == cudaSuccess)
+    return c.fail("the course's launcher was made to fail, but the runtime accepted the launch");
   for (const cudaError_t err : returned) {
-    if (err == cudaErrorInvalidConfiguration) continue;
+    if (err == refused) continue;
     if (err == cudaSuccess)
-      return c.fail(
-          "the launch failed (launch_add returned cudaErrorInvalidConfiguration), but vector_add "
-          "returned cudaSuccess, and c holds whatever was in device memory. Check the value "
-          "launch_add returns and return it (launch_add has already called cudaGetLastError(), "
-          "which reset the error: calling it again returns cudaSuccess)");
+      return c.fail(fmt::format(
+          "the launch failed (launch_add returned {}), but vector_add returned cudaSuccess, and c "
+          "holds whatever was in device memory. Check the value launch_add returns and return it "
+          "(launch_add has already called cudaGetLastError(), which reset the error: calling it "
+          "again returns cudaSuccess)",
+          error_text(refused)));
     return c.fail(fmt::format(
-        "the launch failed with cudaErrorInvalidConfiguration, but vector_add returned {}: "
-        "return the first error, not a later one",
-        error_text(err)));
+        "the launch failed with {}, but vector_add returned {}: return the first error, not a "
+        "later one",
+        error_text(refused), error_text(err)));
   }
   if (leaked >= 0.5 * kFaultN * sizeof(float))
     c.fail(
