@@ -133,25 +133,55 @@ template std::string show<unsigned>(const unsigned&);
 template std::string show<long long>(const long long&);
 template std::string show<unsigned long long>(const unsigned long long&);
 
+Mismatches compare_elements(std::size_t total, std::size_t compared,
+                            const std::function<bool(std::size_t)>& wrong_at,
+                            const Unwritten& unwritten,
+                            const std::function<void(std::size_t, Mismatches&)>& show_at) {
+  // Each range counts on its own; the first mismatch of the first range that has one wins.
+  struct Part {
+    std::size_t wrong = 0, unwritten = 0, first = 0;
+  };
+  const std::size_t parts = std::clamp<std::size_t>(compared >> 20, 1, 16);
+  std::vector<Part> part(parts);
+  const std::size_t size = (compared + parts - 1) / parts;
+  parallel_for(
+      parts,
+      [&](std::size_t p0, std::size_t p1) {
+        for (std::size_t p = p0; p < p1; ++p)
+          for (std::size_t i = p * size; i < std::min(compared, (p + 1) * size); ++i) {
+            if (!wrong_at(i)) continue;
+            if (part[p].wrong++ == 0) part[p].first = i;
+            part[p].unwritten += unwritten(i);
+          }
+      },
+      size);
+  Mismatches m;
+  m.total = total;
+  for (const Part& p : part) {
+    if (p.wrong > 0 && m.wrong == 0) m.first = p.first;
+    m.wrong += p.wrong;
+    m.unwritten += p.unwritten;
+  }
+  if (m.wrong > 0) {
+    show_at(m.first, m);
+    m.first_unwritten = unwritten(m.first);
+  }
+  m.wrong += total - compared;
+  return m;
+}
+
 Mismatches compare_near(const std::vector<double>& exact, const std::vector<double>& tolerance,
                         const std::vector<float>& got, const Unwritten& unwritten) {
-  Mismatches m;
-  m.total = exact.size();
-  const std::size_t n = std::min(exact.size(), got.size());
-  for (std::size_t i = 0; i < n; ++i) {
-    if (std::isfinite(got[i]) && std::fabs(got[i] - exact[i]) <= tolerance[i]) continue;
-    const bool never = unwritten(i);
-    if (m.wrong == 0) {
-      m.first = i;
-      m.expected = show(static_cast<float>(exact[i]));
-      m.got = show(got[i]);
-      m.first_unwritten = never;
-    }
-    ++m.wrong;
-    m.unwritten += never;
-  }
-  m.wrong += exact.size() - n;
-  return m;
+  return compare_elements(
+      exact.size(), std::min(exact.size(), got.size()),
+      [&](std::size_t i) {
+        return !(std::isfinite(got[i]) && std::fabs(got[i] - exact[i]) <= tolerance[i]);
+      },
+      unwritten,
+      [&](std::size_t i, Mismatches& m) {
+        m.expected = show(static_cast<float>(exact[i]));
+        m.got = show(got[i]);
+      });
 }
 
 std::string shape_name(long long rows, long long cols) {

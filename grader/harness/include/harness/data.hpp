@@ -53,29 +53,38 @@ struct Mismatches {
 /// Tells whether element `i` of an output still holds what it held before the launch.
 using Unwritten = std::function<bool(std::size_t i)>;
 
+/// Runs `chunk(begin, end)` over [0, n) split into contiguous ranges, one per hardware thread (up
+/// to 16, and no more than one per 2^20 elements of work, below which a thread costs more than it
+/// saves). For host references and checks of the timing shapes (2^26 elements and more); the
+/// ranges must write disjoint elements.
+/// @param n                 items, e.g. elements or bands of rows
+/// @param chunk             does items [begin, end)
+/// @param elements_per_item elements each item touches (e.g. the elements of a band of rows)
+void parallel_for(std::size_t n,
+                  const std::function<void(std::size_t begin, std::size_t end)>& chunk,
+                  std::size_t elements_per_item = 1);
+
+/// Element-wise comparison over all cores: `wrong_at(i)` says whether element i is wrong,
+/// `unwritten(i)` whether a wrong one was never written, `show_at(i)` fills the first mismatch's
+/// expected and got. Counts and the first index are those of a serial scan.
+Mismatches compare_elements(std::size_t total, std::size_t compared,
+                            const std::function<bool(std::size_t)>& wrong_at,
+                            const Unwritten& unwritten,
+                            const std::function<void(std::size_t, Mismatches&)>& show_at);
+
 /// Exact comparison, bit for bit, for tasks whose math is exact (copies, transposes, integer
 /// arithmetic, a product of two floats).
 template <typename T>
 Mismatches compare_bits(const std::vector<T>& expected, const std::vector<T>& got,
                         const Unwritten& unwritten) {
   static_assert(std::is_trivially_copyable_v<T>, "compared byte for byte");
-  Mismatches m;
-  m.total = expected.size();
-  const std::size_t n = std::min(expected.size(), got.size());
-  for (std::size_t i = 0; i < n; ++i) {
-    if (std::memcmp(&expected[i], &got[i], sizeof(T)) == 0) continue;
-    const bool never = unwritten(i);
-    if (m.wrong == 0) {
-      m.first = i;
-      m.expected = show(expected[i]);
-      m.got = show(got[i]);
-      m.first_unwritten = never;
-    }
-    ++m.wrong;
-    m.unwritten += never;
-  }
-  m.wrong += expected.size() - n;
-  return m;
+  return compare_elements(
+      expected.size(), std::min(expected.size(), got.size()),
+      [&](std::size_t i) { return std::memcmp(&expected[i], &got[i], sizeof(T)) != 0; }, unwritten,
+      [&](std::size_t i, Mismatches& m) {
+        m.expected = show(expected[i]);
+        m.got = show(got[i]);
+      });
 }
 
 /// Comparison within a tolerance: element i is right when it is finite and
@@ -84,17 +93,6 @@ Mismatches compare_bits(const std::vector<T>& expected, const std::vector<T>& go
 /// larger term of a sum).
 Mismatches compare_near(const std::vector<double>& exact, const std::vector<double>& tolerance,
                         const std::vector<float>& got, const Unwritten& unwritten);
-
-/// Runs `chunk(begin, end)` over [0, n) split into contiguous ranges, one per hardware thread (up
-/// to 16, and no more than one per 2^20 elements of work, below which a thread costs more than it
-/// saves). For host references of the timing shapes (2^26 elements); the ranges must write
-/// disjoint elements.
-/// @param n                items, e.g. elements or bands of rows
-/// @param chunk            does items [begin, end)
-/// @param elements_per_item elements each item touches (e.g. the elements of a band of rows)
-void parallel_for(std::size_t n,
-                  const std::function<void(std::size_t begin, std::size_t end)>& chunk,
-                  std::size_t elements_per_item = 1);
 
 /// Shape as the grader prints it: "33x31".
 std::string shape_name(long long rows, long long cols);

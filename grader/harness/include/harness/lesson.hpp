@@ -131,10 +131,8 @@ std::vector<std::string> Buffer<T>::end_problems() const {
     out.push_back(past_end_message(name, memory.size(), d, input));
   if (input) {
     const std::vector<T> now = memory.download();
-    std::size_t changed = 0, first = 0;
-    for (std::size_t i = 0; i < now.size(); ++i)
-      if (std::memcmp(&now[i], &initial[i], sizeof(T)) != 0 && changed++ == 0) first = i;
-    if (changed > 0) out.push_back(changed_input_message(name, changed, first));
+    const Mismatches changed = compare_bits(initial, now, [](std::size_t) { return false; });
+    if (!changed.ok()) out.push_back(changed_input_message(name, changed.wrong, changed.first));
   }
   return out;
 }

@@ -1,0 +1,45 @@
+// The harness's comparisons run over all cores on large outputs: counts and the first mismatch
+// must be those of a serial scan, wherever the ranges split.
+#include <gtest/gtest.h>
+
+#include <limits>
+#include <vector>
+
+#include "harness/data.hpp"
+
+namespace {
+
+TEST(CompareBits, ParallelScanGivesTheSerialFirstMismatchAndCounts) {
+  const std::size_t n = (std::size_t(1) << 23) + 7;  // several ranges of 2^20 and a ragged end
+  std::vector<float> expected(n, 1.0f), got(n, 1.0f);
+  const std::size_t wrong[] = {3 * (std::size_t(1) << 20) + 5, 4 * (std::size_t(1) << 20), n - 1};
+  for (std::size_t i : wrong) got[i] = 2.0f;
+  got[n - 2] = -3.0f;  // "unwritten" below
+  const harness::Mismatches m =
+      harness::compare_bits(expected, got, [&](std::size_t i) { return got[i] == -3.0f; });
+  EXPECT_EQ(m.wrong, 4u);
+  EXPECT_EQ(m.unwritten, 1u);
+  EXPECT_EQ(m.first, wrong[0]);
+  EXPECT_EQ(m.expected, "1");
+  EXPECT_EQ(m.got, "2");
+  EXPECT_FALSE(m.first_unwritten);
+}
+
+TEST(CompareBits, ShorterOutputCountsTheMissingElementsAsWrong) {
+  const std::vector<int> expected = {1, 2, 3, 4}, got = {1, 2};
+  const harness::Mismatches m =
+      harness::compare_bits(expected, got, [](std::size_t) { return false; });
+  EXPECT_EQ(m.wrong, 2u);
+  EXPECT_EQ(m.total, 4u);
+}
+
+TEST(CompareNear, ToleranceAndNonFiniteValues) {
+  const std::vector<double> exact = {1.0, 2.0, 3.0}, tol = {0.1, 0.1, 0.1};
+  const std::vector<float> got = {1.05f, 2.5f, std::numeric_limits<float>::quiet_NaN()};
+  const harness::Mismatches m =
+      harness::compare_near(exact, tol, got, [](std::size_t) { return false; });
+  EXPECT_EQ(m.wrong, 2u);
+  EXPECT_EQ(m.first, 1u);
+}
+
+}  // namespace
