@@ -2,6 +2,7 @@
 
 #include "course/text_file.hpp"
 
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 
@@ -110,6 +111,13 @@ double Progress::prediction(const std::string& lesson, const std::string& questi
   const json& q = l[lesson]["quiz"];
   if (!q.contains("predictions") || !q["predictions"].contains(question)) return -1;
   return q["predictions"][question].value("percent", -1.0);
+}
+
+std::string now_iso() {
+  const std::time_t t = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return buf;
 }
 
 bool Progress::save() const {

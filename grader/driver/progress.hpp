@@ -49,11 +49,16 @@ class Progress {
   double prediction(const std::string& lesson, const std::string& question) const;
   /// Writes the file; returns false (and leaves the old one) if it cannot.
   bool save() const;
+  /// The progress file's path.
+  const std::string& path() const { return path_; }
 
  private:
   std::string path_;
   nlohmann::json data_;
 };
+
+/// The current time as ISO 8601 UTC ("2025-01-31T12:00:00Z"), as progress records it.
+std::string now_iso();
 
 /// Steps of `lesson` passed, out of its required steps.
 std::pair<int, int> lesson_progress(const Progress& p, const course::Lesson& lesson);

@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -21,13 +20,6 @@ namespace fs = std::filesystem;
 namespace quiz = course::quiz;
 
 constexpr int kWidth = 80;
-
-std::string now_iso() {
-  const std::time_t t = std::time(nullptr);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-  return buf;
-}
 
 std::string trim(const std::string& s) {
   const auto first = s.find_first_not_of(" \t\r\n");

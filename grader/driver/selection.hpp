@@ -1,0 +1,19 @@
+// What `grader LESSON[.STEP] ... [--all]` asks to grade, resolved against the manifest.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "course/manifest.hpp"
+
+namespace driver {
+
+/// The lessons and steps to grade, in the order asked: every ready lesson first under `all`,
+/// then each of `targets` ("07_transpose", "7.tiled", ...).
+/// @param grader_command how the grader was invoked, for the message about planned lessons
+/// @throws course::UsageError for an unknown lesson or step, or a lesson that is only planned.
+std::vector<course::Selection> select_lessons(const course::Manifest& manifest,
+                                              const std::vector<std::string>& targets, bool all,
+                                              const std::string& grader_command);
+
+}  // namespace driver
