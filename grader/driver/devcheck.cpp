@@ -123,7 +123,7 @@ int dev_check(const course::Manifest& m, const DevCheckOptions& o, GradeOptions 
     return drift ? 1 : (o.only.empty() ? 0 : 3);
   }
 
-  std::string only_lesson;  // --lesson as an id: "06", "6" and "coalescing" work as elsewhere
+  std::string only_lesson;  // --lesson as an id: "NN", "N" and the name work as elsewhere
   if (!o.lesson.empty()) {
     const course::Lesson* l = nullptr;
     try {

@@ -14,6 +14,7 @@
 
 #include "commands/command.hpp"
 #include "course/config.hpp"
+#include "course/extensions.hpp"
 #include "course/manifest.hpp"
 #include "course/report.hpp"
 #include "progress.hpp"
@@ -41,15 +42,32 @@ bool want_color(const std::string& mode) {
   return isatty(STDOUT_FILENO) && !std::getenv("NO_COLOR") && term && std::string(term) != "dumb";
 }
 
-std::string description(const std::string& self) {
-  return fmt::format(
-      "grader {}: grades the CUDA course's lessons on this machine's GPU.\n\n"
-      "  {} 07_transpose               grade a lesson (short forms: 07, 7, transpose)\n"
-      "  {} 07_transpose.tiled_padded  grade one step\n"
-      "  {}                            the course map with your progress\n"
-      "  {} hint 07_transpose.tiled    the next hint for a step\n"
-      "  {} sim --stride 8             the coalescing simulator (no GPU needed)\n",
-      course::config::kVersion, self, self, self, self, self);
+// The help's examples, taken from the course itself: its first ready lesson and the lessons'
+// tools (placeholders when the manifest could not be read: --help still works).
+std::string description(const std::string& self, const course::Manifest& manifest) {
+  const course::Lesson* first = nullptr;
+  for (const course::Lesson& l : manifest.lessons)
+    if (l.ready() && !l.required_steps().empty() && !first) first = &l;
+  const std::string id = first ? first->id : "NN_name";
+  const std::string short_forms =
+      first ? fmt::format("{:02d}, {}, {}", first->number(), first->number(), first->short_name())
+            : "NN, N, name";
+  std::vector<std::pair<std::string, std::string>> examples = {
+      {id, fmt::format("grade a lesson (short forms: {})", short_forms)},
+      {id + "." + (first ? first->required_steps().back()->name : "STEP"), "grade one step"},
+      {"", "the course map with your progress"},
+      {"hint " + id + "." + (first ? first->steps.front().name : "STEP"),
+       "the next hint for a step"}};
+  for (const course::ext::ToolInfo& tool : course::ext::tools())
+    examples.push_back({tool.name + (tool.example.empty() ? "" : " " + tool.example), tool.help});
+  std::size_t width = 0;
+  for (const auto& [args, what] : examples) width = std::max(width, args.size());
+  std::string text =
+      fmt::format("grader {}: grades the CUDA course's lessons on this machine's GPU.\n\n",
+                  course::config::kVersion);
+  for (const auto& [args, what] : examples)
+    text += fmt::format("  {} {:<{}}  {}\n", self, args, width, what);
+  return text;
 }
 
 // The registered commands, made and added to `app`: top-level ones first (in their order), then
@@ -97,21 +115,30 @@ int parse(CLI::App& app, int argc, char** argv) {
 
 int main(int argc, char** argv) {
   const std::string self = argc > 0 ? argv[0] : "grader";
-  CLI::App app{description(self)};
+  course::Manifest manifest;
+  std::string manifest_error;
+  try {
+    manifest = course::Manifest::load(course::config::kManifest);
+  } catch (const course::ManifestError& e) {
+    manifest_error = e.what();
+  }
+  CLI::App app{description(self, manifest)};
   app.footer(kExitCodes);
   app.set_version_flag("--version",
                        fmt::format("grader {} ({} configuration)", course::config::kVersion,
                                    course::config::kSolutions ? "solutions" : "exercises"));
   app.require_subcommand(0, 1);
   driver::cli::SharedOptions shared;
-  std::vector<Made> commands = add_commands(app, shared);
-  if (const int stop = parse(app, argc, argv); stop >= 0) return stop;
-
-  course::Manifest manifest;
+  std::vector<Made> commands;
   try {
-    manifest = course::Manifest::load(course::config::kManifest);
-  } catch (const course::ManifestError& e) {
-    fmt::print(stderr, "grader: {}\n", e.what());
+    commands = add_commands(app, shared);
+  } catch (const CLI::Error& e) {  // e.g. a lesson's tool named like one of the grader's commands
+    fmt::print(stderr, "grader: internal error: the command line cannot be built: {}\n", e.what());
+    return course::kExitInternal;
+  }
+  if (const int stop = parse(app, argc, argv); stop >= 0) return stop;
+  if (!manifest_error.empty()) {
+    fmt::print(stderr, "grader: {}\n", manifest_error);
     return course::kExitInternal;
   }
   // Progress lives beside the sources (it survives `rm -rf build`); GRADER_STATE_DIR moves it.

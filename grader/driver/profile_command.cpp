@@ -124,7 +124,7 @@ int run_profile(const course::Lesson& lesson, const GradeOptions& g,
     return course::kExitFailed;
   }
   std::string body = course::profile::metrics_table(kernels) + "\n";
-  for (const auto& k : kernels) body += "- " + course::profile::verdict_line(k) + "\n";
+  for (const auto& k : kernels) body += "- " + course::profile::verdict_line(k, lesson.id) + "\n";
   fmt::print(
       "Nsight Compute on {} (bench --table {}, clocks as found: --clock-control none)\n\n{}\n"
       "Metrics: {}\n(full output: {})\n",

@@ -10,7 +10,6 @@
 #include "course/config.hpp"
 #include "course/quiz.hpp"
 #include "course/report.hpp"
-#include "course/sim.hpp"
 
 namespace driver {
 
@@ -61,24 +60,6 @@ struct Painter {
     return color ? fmt::format("\x1b[{}m{}\x1b[0m", code, s) : s;
   }
 };
-
-// What kind of answer a question takes, shown under its prompt.
-std::string answer_form(const quiz::Instance& inst) {
-  switch (inst.question.kind) {
-    case quiz::Kind::choice:
-      return fmt::format("(a letter, a to {})",
-                         static_cast<char>('a' + inst.question.choices.size() - 1));
-    case quiz::Kind::numeric:
-      return inst.unit.empty() ? "(a number)" : fmt::format("(a number, in {})", inst.unit);
-    case quiz::Kind::sectors:
-      return inst.unit == "%"   ? "(a number, in percent)"
-             : inst.unit == "B" ? "(a number of bytes)"
-                                : fmt::format("(a number of {})", inst.unit);
-    case quiz::Kind::prediction:
-      return "(your estimate, in percent of the copy ceiling; not scored)";
-  }
-  return "";
-}
 
 // Reads a non-interactive answers file: one answer per line, '#' comments and blank lines
 // skipped. Returns false (with `why`) when it cannot be read.
@@ -206,9 +187,9 @@ int run_quiz_file(const course::Manifest& manifest, const course::Lesson& lesson
     const quiz::Question& question = inst.question;
     out << "\n" << paint(fmt::format("Question {}/{}", k + 1, n), "1") << "\n";
     out << wrap(inst.prompt, 2);
-    for (std::size_t c = 0; c < question.choices.size(); ++c)
-      out << wrap(fmt::format("{}) {}", static_cast<char>('a' + c), question.choices[c]), 4, 7);
-    out << "  " << paint(answer_form(inst), "2") << "\n";
+    for (std::size_t c = 0; c < inst.choices.size(); ++c)
+      out << wrap(fmt::format("{}) {}", static_cast<char>('a' + c), inst.choices[c]), 4, 7);
+    out << "  " << paint(inst.answer_form, "2") << "\n";
 
     double measured = -1;
     if (question.kind == quiz::Kind::prediction)
@@ -248,8 +229,7 @@ int run_quiz_file(const course::Manifest& manifest, const course::Lesson& lesson
     else
       label = paint("✗ wrong", "31");
     out << "  " << label << "\n" << wrap(v.explanation, 4);
-    if (question.kind == quiz::Kind::sectors && !v.correct)
-      out << "\n" << course::sim::draw(*inst.access, *inst.result, options.color);
+    if (inst.illustrate && !v.correct) out << "\n" << inst.illustrate(options.color);
     right += v.correct;
     if (question.kind == quiz::Kind::prediction && v.value) {
       progress.set_prediction(lesson.id, question.id, question.measured_lesson,

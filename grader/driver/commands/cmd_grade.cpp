@@ -20,7 +20,7 @@ class Grade : public Command {
   void add_to(CLI::App& app, SharedOptions& shared) override {
     app_ = &app;
     app.add_option("lessons", targets_,
-                   "LESSON or LESSON.STEP to grade (e.g. 07_transpose, 7.tiled)");
+                   "LESSON or LESSON.STEP to grade (a lesson id, number or name)");
     app.add_flag("--all", all_, "grade every lesson that is ready");
     app.add_flag("--json", shared.json,
                  "print the report as JSON (format documented in README.md)");

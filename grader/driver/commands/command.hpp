@@ -18,8 +18,8 @@
 namespace driver::cli {
 
 /// Options that more than one command honours. Each command binds the ones it uses to its own
-/// subcommand (so `grader profile 07 --color never` works as well as `grader --color never
-/// profile 07`); the grading options also sit on the top level, where grading reads them.
+/// subcommand (so `grader profile LESSON --color never` works as well as `grader --color
+/// never profile LESSON`); the grading options also sit on the top level, where grading reads them.
 struct SharedOptions {
   std::string color = "auto";   ///< auto, always or never
   bool quiet = false;           ///< no progress messages on stderr
