@@ -23,19 +23,35 @@ class Workflow : public ::testing::Test {
             ("grader-workflow-" + std::to_string(::getpid()) + "-" +
              ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(root_);
-    fs::create_directories(root_ / "exercises" / "07_transpose");
-    fs::create_directories(root_ / "solutions" / "07_transpose");  // names the course's files
-    std::ofstream(root_ / "solutions" / "07_transpose" / "transpose.cu") << "// solution\n";
+    fs::create_directories(root_ / "exercises" / "42_lesson");
+    fs::create_directories(root_ / "solutions" / "42_lesson");
+    fs::create_directories(root_ / "lessons" / "42_lesson");
+    std::ofstream(root_ / "solutions" / "42_lesson" / "kernels.cu") << "// solution\n";
+    std::ofstream(root_ / "lessons" / "42_lesson" / "kernels.cuh") << "// one kernel\n";
     write("// the original stub\n");
-    const std::string git = "git -C " + root_.string() + " ";
-    ASSERT_EQ(std::system((git + "init -q && " + git + "add -A && " + git +
-                           "-c user.name=t -c user.email=t@t commit -qm stub")
+    ASSERT_EQ(std::system((git("init -q") + " && " + git("add -A") + " && " +
+                           git("-c user.name=t -c user.email=t@t commit -qm stub"))
                               .c_str()),
               0);
-    lesson_.id = "07_transpose";
+    lesson_.id = "42_lesson";
   }
   void TearDown() override { fs::remove_all(root_); }
-  fs::path file() const { return root_ / "exercises" / "07_transpose" / "transpose.cu"; }
+  fs::path file() const { return root_ / "exercises" / "42_lesson" / "kernels.cu"; }
+  std::string git(const std::string& args) const { return "git -C " + root_.string() + " " + args; }
+  // A later course commit extends the stub, and (as such commits do) the lesson's header.
+  void ship_second_version() {
+    write(kSecondStub);
+    std::ofstream(root_ / "lessons" / "42_lesson" / "kernels.cuh") << "// two kernels\n";
+    ASSERT_EQ(std::system((git("add -A") + " && " +
+                           git("-c user.name=c -c user.email=c@c commit -qm 'a second kernel'"))
+                              .c_str()),
+              0);
+  }
+  void student_commits(const std::string& text) {
+    write(text);
+    ASSERT_EQ(std::system(git("-c user.name=s -c user.email=s@s commit -qam work").c_str()), 0);
+  }
+  static constexpr const char* kSecondStub = "// the original stub\n// and a second kernel\n";
   void write(const std::string& text) { std::ofstream(file()) << text; }
   std::string read() const {
     std::ifstream in(file());
@@ -74,7 +90,7 @@ TEST_F(Workflow, ResetRestoresAndBacksUp) {
   EXPECT_EQ(reset("yes\n", false, true), 0);
   EXPECT_EQ(read(), "// the original stub\n");
   int backups = 0;
-  for (const auto& e : fs::directory_iterator(root_ / ".grader" / "backup" / "07_transpose")) {
+  for (const auto& e : fs::directory_iterator(root_ / ".grader" / "backup" / "42_lesson")) {
     ++backups;
     std::ifstream in(e.path());
     std::stringstream s;
@@ -85,20 +101,48 @@ TEST_F(Workflow, ResetRestoresAndBacksUp) {
 }
 
 TEST_F(Workflow, ResetRestoresTheShippedStubNotTheStudentsLastCommit) {
-  write("// my committed work\n");
-  const std::string git = "git -C " + root_.string() + " ";
-  ASSERT_EQ(std::system((git + "-c user.name=s -c user.email=s@s commit -qam work").c_str()), 0);
+  student_commits("// my committed work\n");
   write("// more work\n");
   EXPECT_EQ(reset("", true, false), 0);
   EXPECT_EQ(read(), "// the original stub\n");
 }
 
+// The stub of this checkout, not the first one ever committed: that one lacks the later kernels,
+// and the lesson would no longer link.
+TEST_F(Workflow, ResetRestoresTheStubOfThisCheckoutNotTheFirstOne) {
+  ship_second_version();
+  write("// my work\n");
+  std::string said;
+  EXPECT_EQ(reset("", true, false, &said), 0);
+  EXPECT_EQ(read(), kSecondStub);
+  EXPECT_NE(said.find("as this checkout of the course shipped it (commit "), std::string::npos)
+      << said;
+}
+
+TEST_F(Workflow, ResetFindsTheStubOfThisCheckoutUnderTheStudentsCommits) {
+  ship_second_version();
+  student_commits("// my committed work\n");
+  student_commits("// more committed work\n");
+  write("// and more\n");
+  EXPECT_EQ(reset("", true, false), 0);
+  EXPECT_EQ(read(), kSecondStub);
+}
+
+TEST_F(Workflow, ResetOfAnUntouchedLaterStubChangesNothing) {
+  ship_second_version();
+  std::string said;
+  EXPECT_EQ(reset("", true, false, &said), 0);
+  EXPECT_NE(said.find("already as the course shipped it"), std::string::npos) << said;
+  EXPECT_EQ(read(), kSecondStub);
+  EXPECT_FALSE(fs::exists(root_ / ".grader" / "backup"));
+}
+
 TEST_F(Workflow, ResetRecreatesADeletedStubAndLeavesExtraFilesAlone) {
   fs::remove(file());
-  std::ofstream(root_ / "exercises" / "07_transpose" / "helper.cuh") << "// mine\n";
+  std::ofstream(root_ / "exercises" / "42_lesson" / "helper.cuh") << "// mine\n";
   EXPECT_EQ(reset("", true, false), 0);
   EXPECT_EQ(read(), "// the original stub\n");
-  EXPECT_TRUE(fs::exists(root_ / "exercises" / "07_transpose" / "helper.cuh"));
+  EXPECT_TRUE(fs::exists(root_ / "exercises" / "42_lesson" / "helper.cuh"));
 }
 
 TEST_F(Workflow, TwoResetsInOneSecondKeepBothBackups) {
@@ -107,7 +151,7 @@ TEST_F(Workflow, TwoResetsInOneSecondKeepBothBackups) {
   write("// work B\n");
   EXPECT_EQ(reset("", true, false), 0);
   std::set<std::string> kept;
-  for (const auto& e : fs::directory_iterator(root_ / ".grader" / "backup" / "07_transpose")) {
+  for (const auto& e : fs::directory_iterator(root_ / ".grader" / "backup" / "42_lesson")) {
     std::ifstream in(e.path());
     std::stringstream s;
     s << in.rdbuf();
@@ -165,7 +209,7 @@ TEST(ProgressUpdate, RecordsOnlyTheStudentsGradedSteps) {
   driver::Progress progress(p.string());
   EXPECT_FALSE(fs::exists(p));  // reading creates nothing
   course::LessonReport l;
-  l.id = "07_transpose";
+  l.id = "42_lesson";
   l.status = "pass";
   course::StepReport naive;
   naive.name = "naive";
@@ -173,17 +217,17 @@ TEST(ProgressUpdate, RecordsOnlyTheStudentsGradedSteps) {
   l.steps = {naive};
   l.variant = "solution";
   EXPECT_FALSE(progress.update(l, "t1"));
-  EXPECT_FALSE(progress.step_passed("07_transpose", "naive"));
+  EXPECT_FALSE(progress.step_passed("42_lesson", "naive"));
   l.variant = "";
   course::LessonReport no_gpu = l;
   no_gpu.status = "no_gpu";
   no_gpu.steps.clear();
   EXPECT_FALSE(progress.update(no_gpu, "t1"));
   EXPECT_TRUE(progress.update(l, "t2"));
-  EXPECT_TRUE(progress.step_passed("07_transpose", "naive"));
+  EXPECT_TRUE(progress.step_passed("42_lesson", "naive"));
   EXPECT_FALSE(fs::exists(p));  // nothing is written until save()
   ASSERT_TRUE(progress.save());
-  EXPECT_TRUE(driver::Progress(p.string()).step_passed("07_transpose", "naive"));
+  EXPECT_TRUE(driver::Progress(p.string()).step_passed("42_lesson", "naive"));
   fs::remove(p);
 }
 
