@@ -146,6 +146,7 @@ int main(int argc, char** argv) {
   const fs::path state = state_dir && *state_dir ? fs::path(state_dir)
                                                  : fs::path(course::config::kSourceDir) / ".grader";
   driver::Progress progress((state / "progress.json").string());
+  if (!progress.warning().empty()) fmt::print(stderr, "grader: {}\n", progress.warning());
   if (shared.seed == 0) shared.seed = std::random_device{}() % 999999999ull + 1;
   driver::cli::Context context{manifest, progress,       shared,
                                self,     state.string(), want_color(shared.color)};

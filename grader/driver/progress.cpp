@@ -13,12 +13,51 @@ namespace driver {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
+namespace {
+
+// `path` + ".corrupt-YYYYmmdd-HHMMSS", with "-N" added until no such file exists.
+fs::path aside_name(const std::string& path) {
+  char stamp[32];
+  const std::time_t now = std::time(nullptr);
+  std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", std::localtime(&now));
+  fs::path aside = path + ".corrupt-" + stamp;
+  for (int n = 1; fs::exists(aside); ++n) aside = fmt::format("{}.corrupt-{}-{}", path, stamp, n);
+  return aside;
+}
+
+}  // namespace
+
 Progress::Progress(std::string path) : path_(std::move(path)) {
   std::ifstream in(path_);
-  if (in) data_ = json::parse(in, nullptr, /*allow_exceptions=*/false);
-  if (!data_.is_object()) data_ = json::object();  // missing or unreadable: start afresh
-  if (!data_.contains("lessons") || !data_["lessons"].is_object())
-    data_["lessons"] = json::object();
+  if (!in) {  // missing (or unreadable): start afresh
+    data_ = json::object();
+  } else {
+    data_ = json::parse(in, nullptr, /*allow_exceptions=*/false);
+    in.close();
+    if (!data_.is_object() || (data_.contains("lessons") && !data_["lessons"].is_object()))
+      keep_corrupt_file();
+  }
+  if (!data_.contains("lessons")) data_["lessons"] = json::object();
+}
+
+// A file that is not progress is never overwritten: it is renamed aside, and the student told.
+void Progress::keep_corrupt_file() {
+  data_ = json::object();
+  const fs::path aside = aside_name(path_);
+  std::error_code ec;
+  fs::rename(path_, aside, ec);
+  if (ec) {
+    read_only_ = true;  // saving would destroy it
+    warning_ = fmt::format(
+        "{} is not a progress file the grader can read, and it could not be renamed aside ({}): "
+        "progress is not saved until you move or repair it",
+        path_, ec.message());
+    return;
+  }
+  warning_ = fmt::format(
+      "{} is not a progress file the grader can read (not JSON, or not its shape); it was kept "
+      "as {} and progress starts afresh",
+      path_, aside.string());
 }
 
 bool Progress::update(const course::LessonReport& lesson, const std::string& when) {
@@ -121,7 +160,7 @@ std::string now_iso() {
 }
 
 bool Progress::save() const {
-  return course::write_text_atomically(path_, data_.dump(2) + "\n");
+  return !read_only_ && course::write_text_atomically(path_, data_.dump(2) + "\n");
 }
 
 std::pair<int, int> lesson_progress(const Progress& p, const course::Lesson& lesson) {

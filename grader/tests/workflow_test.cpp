@@ -7,6 +7,7 @@
 #include <set>
 #include <sstream>
 #include <thread>
+#include <vector>
 
 #include "course/manifest.hpp"
 #include "progress.hpp"
@@ -229,6 +230,59 @@ TEST(ProgressUpdate, RecordsOnlyTheStudentsGradedSteps) {
   ASSERT_TRUE(progress.save());
   EXPECT_TRUE(driver::Progress(p.string()).step_passed("42_lesson", "naive"));
   fs::remove(p);
+}
+
+}  // namespace
+
+namespace {
+
+class ProgressFile : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("grader-progress-" + std::to_string(::getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string path() const { return (dir_ / "progress.json").string(); }
+  std::vector<fs::path> kept() const {
+    std::vector<fs::path> out;
+    for (const auto& e : fs::directory_iterator(dir_))
+      if (e.path().filename().string().rfind("progress.json.corrupt-", 0) == 0)
+        out.push_back(e.path());
+    return out;
+  }
+  fs::path dir_;
+};
+
+// A corrupt progress file used to be replaced without a word: the student's record was gone.
+TEST_F(ProgressFile, ACorruptFileIsKeptAsideAndSaid) {
+  for (const std::string corrupt : {"{\"lessons\": {\"x\": ", "[1, 2]", "{\"lessons\": 3}"}) {
+    SCOPED_TRACE(corrupt);
+    for (const fs::path& p : kept()) fs::remove(p);
+    std::ofstream(path()) << corrupt;
+    driver::Progress progress(path());
+    ASSERT_EQ(kept().size(), 1u);
+    std::ifstream in(kept()[0]);
+    EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), corrupt);
+    EXPECT_NE(progress.warning().find("it was kept as " + kept()[0].string()), std::string::npos)
+        << progress.warning();
+    EXPECT_FALSE(fs::exists(path()));
+    progress.set_hints_seen("42_lesson", "step", 1);
+    ASSERT_TRUE(progress.save());
+    EXPECT_EQ(driver::Progress(path()).hints_seen("42_lesson", "step"), 1);
+    EXPECT_EQ(driver::Progress(path()).warning(), "");
+    fs::remove(path());
+  }
+}
+
+TEST_F(ProgressFile, AMissingOrValidFileNeedsNoWord) {
+  EXPECT_EQ(driver::Progress(path()).warning(), "");
+  std::ofstream(path()) << "{\"lessons\": {}}";
+  EXPECT_EQ(driver::Progress(path()).warning(), "");
+  EXPECT_TRUE(kept().empty());
 }
 
 }  // namespace
