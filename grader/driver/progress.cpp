@@ -204,6 +204,8 @@ std::string course_map(const course::Manifest& m, const Progress& p, bool color,
           marks += p.step_passed(l.id, s->name) ? paint("■", "32") : "□";
         state = fmt::format("{} {}/{} steps", marks, done, total);
         if (done == total) state += " " + paint("done", "32");
+        if (const auto quiz = p.quiz_score(l.id))  // the best attempt
+          state += fmt::format(" · quiz {}/{}", quiz->best_score, quiz->best_total);
       }
       const std::string arrow = &l == next ? paint("▶", "1;36") : " ";
       out += fmt::format(" {} {:<24} {:<34} {}\n", arrow, l.id, l.title, state);

@@ -72,7 +72,8 @@ std::string now_iso();
 /// Steps of `lesson` passed, out of its required steps.
 std::pair<int, int> lesson_progress(const Progress& p, const course::Lesson& lesson);
 
-/// The course map: stages, lessons, status and progress, and the next lesson to do.
+/// The course map: stages, lessons, status and progress (steps passed, the best quiz score), and
+/// the next lesson to do.
 std::string course_map(const course::Manifest& m, const Progress& p, bool color,
                        const std::string& grader_command);
 

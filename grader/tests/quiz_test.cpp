@@ -614,3 +614,78 @@ TEST(QuizProgress, KeepsTheBestAttemptByFraction) {
 }
 
 }  // namespace
+
+namespace {
+
+using course::quiz::Instance;
+using course::quiz::instantiate;
+using course::quiz::Kind;
+using course::quiz::Question;
+
+// Choices are shown in an order drawn from the attempt's seed: the same seed, the same order;
+// over seeds the right answer takes every position.
+TEST(QuizShuffle, ChoicesAreShuffledPerAttemptAndReproducible) {
+  Question q;
+  q.id = "pick";
+  q.kind = Kind::choice;
+  q.choices = {"w", "x", "y", "z"};
+  q.answer_index = 2;
+  std::set<int> positions;
+  std::set<std::vector<std::string>> orders;
+  for (unsigned long long seed = 1; seed <= 64; ++seed) {
+    const Instance inst = instantiate(q, seed);
+    ASSERT_EQ(inst.choices.size(), 4u);
+    EXPECT_EQ(inst.choices[inst.answer_index], "y");
+    EXPECT_EQ(std::set<std::string>(inst.choices.begin(), inst.choices.end()),
+              (std::set<std::string>{"w", "x", "y", "z"}));
+    EXPECT_EQ(instantiate(q, seed).choices, inst.choices) << "seed " << seed;
+    EXPECT_EQ(check(inst, std::string(1, static_cast<char>('a' + inst.answer_index))).correct,
+              true);
+    positions.insert(inst.answer_index);
+    orders.insert(inst.choices);
+  }
+  EXPECT_EQ(positions, (std::set<int>{0, 1, 2, 3}));
+  EXPECT_GT(orders.size(), 12u);
+}
+
+// Typing the same letter for every choice question of a real quiz scores them all only by chance
+// (about 4^-questions of the attempts), not in every attempt as when the files' order was shown.
+TEST(QuizShuffle, OneLetterForEveryQuestionRarelyScoresThemAll) {
+  constexpr int kSeeds = 20;
+  for (const course::Lesson& lesson : test_fixture::ready_lessons()) {
+    const course::quiz::Quiz quiz = test_fixture::load_quiz(lesson.id);
+    int choices = 0;
+    for (const Question& q : quiz.questions) choices += q.kind == Kind::choice;
+    if (choices < 3) continue;
+    for (char letter = 'a'; letter <= 'd'; ++letter) {
+      int full = 0;
+      for (unsigned long long seed = 1; seed <= kSeeds; ++seed) {
+        int right = 0;
+        for (const Question& q : quiz.questions)
+          if (q.kind == Kind::choice)
+            right += check(instantiate(q, seed), std::string(1, letter)).correct;
+        full += right == choices;
+      }
+      EXPECT_LE(full, 2) << lesson.id << ": always '" << letter << "' scored every choice question "
+                         << "in " << full << " of " << kSeeds << " attempts";
+    }
+  }
+}
+
+// In the files too: no position holds the answer of more than half of a quiz's choice questions.
+TEST(QuizFiles, RightAnswersAreSpreadOverThePositions) {
+  for (const course::Lesson& lesson : test_fixture::ready_lessons()) {
+    std::map<int, int> at;
+    int choices = 0;
+    for (const Question& q : test_fixture::load_quiz(lesson.id).questions)
+      if (q.kind == Kind::choice) {
+        ++at[q.answer_index];
+        ++choices;
+      }
+    for (const auto& [position, count] : at)
+      EXPECT_LE(2 * count, choices) << lesson.id << ": " << count << " of " << choices
+                                    << " answers are " << static_cast<char>('a' + position);
+  }
+}
+
+}  // namespace

@@ -286,3 +286,27 @@ TEST_F(ProgressFile, AMissingOrValidFileNeedsNoWord) {
 }
 
 }  // namespace
+
+namespace {
+
+// The course map shows each lesson's best quiz score (the README said so; it never did).
+TEST(CourseMap, ShowsTheBestQuizScore) {
+  const course::Manifest m = course::Manifest::load(COURSE_SOURCE_DIR "/lessons/course.json");
+  const course::Lesson* ready = nullptr;
+  for (const course::Lesson& l : m.lessons)
+    if (l.ready() && !ready) ready = &l;
+  ASSERT_TRUE(ready);
+  const fs::path p =
+      fs::temp_directory_path() / ("grader-map-" + std::to_string(::getpid()) + ".json");
+  fs::remove(p);
+  driver::Progress progress(p.string());
+  EXPECT_EQ(driver::course_map(m, progress, false, "grader").find("quiz "), std::string::npos);
+  progress.set_quiz_score(ready->id, 7, 9, "t1");
+  progress.set_quiz_score(ready->id, 2, 9, "t2");
+  const std::string map = driver::course_map(m, progress, false, "grader");
+  const std::string line =
+      map.substr(map.find(ready->id), map.find('\n', map.find(ready->id)) - map.find(ready->id));
+  EXPECT_NE(line.find("· quiz 7/9"), std::string::npos) << map;
+}
+
+}  // namespace

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <numeric>
 
 #include "course/quiz.hpp"
 #include "quiz_internal.hpp"
@@ -52,10 +53,18 @@ std::string number_form(const std::string& unit) {
   return fmt::format("(a number, in {})", unit);
 }
 
-// The choices as the file lists them.
-void shuffle_choices(const Question& q, std::uint64_t, Instance& inst) {
-  inst.choices = q.choices;
-  inst.answer_index = q.answer_index;
+// The file's choices in an order drawn from `seed` (Fisher-Yates), and where the right one went:
+// each attempt shows them in its own order, so the position of an answer teaches nothing and
+// the same letter typed everywhere scores only by chance.
+void shuffle_choices(const Question& q, std::uint64_t seed, Instance& inst) {
+  std::vector<int> order(q.choices.size());
+  std::iota(order.begin(), order.end(), 0);
+  Random random(seed);
+  for (std::size_t k = order.size(); k > 1; --k) std::swap(order[k - 1], order[random.next() % k]);
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    inst.choices.push_back(q.choices[order[k]]);
+    if (order[k] == q.answer_index) inst.answer_index = static_cast<int>(k);
+  }
 }
 
 Verdict check_choice(const Instance& inst, const std::string& given, Verdict v) {
