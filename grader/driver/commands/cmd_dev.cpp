@@ -8,9 +8,10 @@ namespace {
 
 class Dev : public Command {
  public:
-  void add_to(CLI::App& parent, SharedOptions&) override {
+  void add_to(CLI::App& parent, SharedOptions& shared) override {
     CLI::App* dev = parent.add_subcommand("dev", "instructor tools");
     dev->require_subcommand(1);
+    add_color_option(*dev, shared);
   }
   bool chosen() const override { return false; }  // its subcommands run, never the group
   int run(Context&) override { return 0; }

@@ -1,5 +1,6 @@
 // `grader dev check`: solutions pass, stubs fail, wrong kernels are caught, the course is sane.
 #include "command.hpp"
+#include "course/cli_checks.hpp"
 #include "devcheck.hpp"
 
 namespace driver::cli {
@@ -16,8 +17,9 @@ class DevCheck : public Subcommand {
                      "only this variant (solution, stub or a wrong kernel)");
     app_->add_option("--repeat", options_.repeat,
                      "grade each variant N times; verdicts must not flip")
-        ->check(CLI::Range(1, 100));
+        ->check(course::cli::whole_number(1, 100));
     app_->add_flag("--no-build", shared.no_build, "do not rebuild targets first");
+    add_color_option(*app_, shared);
   }
   int run(Context& context) override {
     return dev_check(context.manifest, options_, context.grade_options());

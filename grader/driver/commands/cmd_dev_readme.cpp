@@ -14,11 +14,12 @@ namespace {
 
 class DevReadme : public Subcommand {
  public:
-  void add_to(CLI::App& dev, SharedOptions&) override {
+  void add_to(CLI::App& dev, SharedOptions& shared) override {
     app_ = dev.add_subcommand("readme", "the README's course map, generated from the manifest");
     app_->add_option("--write", path_,
                      "replace the course-map block of this README (e.g. README.md) instead of "
                      "printing the table");
+    add_color_option(*app_, shared);
   }
   int run(Context& context) override {
     if (path_.empty()) {

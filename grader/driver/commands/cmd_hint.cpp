@@ -12,10 +12,11 @@ namespace {
 
 class Hint : public Subcommand {
  public:
-  void add_to(CLI::App& parent, SharedOptions&) override {
+  void add_to(CLI::App& parent, SharedOptions& shared) override {
     app_ = parent.add_subcommand("hint", "show the next hint tier for a lesson step");
     app_->add_option("target", target_, "LESSON or LESSON.STEP")->required();
     app_->add_flag("--all", all_, "show every tier at once");
+    add_color_option(*app_, shared);
   }
   int run(Context& context) override;
 

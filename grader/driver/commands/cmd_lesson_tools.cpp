@@ -12,11 +12,12 @@ namespace {
 
 class LessonTools : public Command {
  public:
-  void add_to(CLI::App& parent, SharedOptions&) override {
+  void add_to(CLI::App& parent, SharedOptions& shared) override {
     for (const course::ext::ToolInfo& info : course::ext::tools()) {
       CLI::App* sub = parent.add_subcommand(info.name, info.help);
       std::unique_ptr<course::ext::Tool> tool = info.make();
       tool->add_options(*sub);
+      add_color_option(*sub, shared);
       tools_.push_back({sub, std::move(tool)});
     }
   }

@@ -9,13 +9,14 @@ namespace {
 
 class Profile : public Subcommand {
  public:
-  void add_to(CLI::App& parent, SharedOptions&) override {
+  void add_to(CLI::App& parent, SharedOptions& shared) override {
     app_ = parent.add_subcommand("profile",
                                  "Nsight Compute metrics and verdict lines for a lesson's kernels");
     app_->add_option("lesson", target_, "LESSON")->required();
     app_->add_option(
         "--write-profile", options_.write_profile,
         "also write the metrics and verdict lines into this PROFILE.md's profile:verdicts block");
+    add_device_options(*app_, shared);
   }
   int run(Context& context) override {
     const course::Lesson* lesson = nullptr;

@@ -1,5 +1,6 @@
 // `grader quiz LESSON`: the lesson's self-check quiz (quiz_command.hpp does the asking).
 #include "command.hpp"
+#include "course/cli_checks.hpp"
 #include "quiz_command.hpp"
 
 namespace driver::cli {
@@ -8,7 +9,7 @@ namespace {
 
 class Quiz : public Subcommand {
  public:
-  void add_to(CLI::App& parent, SharedOptions&) override {
+  void add_to(CLI::App& parent, SharedOptions& shared) override {
     app_ = parent.add_subcommand("quiz", "the lesson's self-check quiz (asks in the terminal)");
     app_->add_option("lesson", target_, "LESSON")->required();
     app_->add_option("--answers-file", options_.answers_file,
@@ -16,7 +17,10 @@ class Quiz : public Subcommand {
     app_->add_option("--answer", options_.answers,
                      "an answer (repeat, in question order; no prompts)");
     app_->add_option("--seed", options_.seed,
-                     "seed of the generated questions (default: new each attempt)");
+                     "seed of the choices' order and the generated questions (default: new each "
+                     "attempt)")
+        ->check(course::cli::unsigned_number("; 0 picks a new seed"));
+    add_color_option(*app_, shared);
   }
   int run(Context& context) override {
     options_.color = context.color;

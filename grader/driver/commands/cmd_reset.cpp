@@ -12,10 +12,11 @@ namespace {
 
 class Reset : public Subcommand {
  public:
-  void add_to(CLI::App& parent, SharedOptions&) override {
+  void add_to(CLI::App& parent, SharedOptions& shared) override {
     app_ = parent.add_subcommand("reset", "restore a lesson's stub (asks first, keeps a backup)");
     app_->add_option("lesson", target_, "LESSON")->required();
     app_->add_flag("--yes", yes_, "do not ask for confirmation");
+    add_color_option(*app_, shared);
   }
   int run(Context& context) override {
     const course::Lesson* lesson = nullptr;

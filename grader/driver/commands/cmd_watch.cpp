@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "command.hpp"
+#include "course/cli_checks.hpp"
 #include "course/config.hpp"
 #include "course/report.hpp"
 #include "workflow.hpp"
@@ -12,12 +13,14 @@ namespace {
 
 class Watch : public Subcommand {
  public:
-  void add_to(CLI::App& parent, SharedOptions&) override {
+  void add_to(CLI::App& parent, SharedOptions& shared) override {
     app_ = parent.add_subcommand("watch", "grade a lesson again every time you save");
     app_->add_option("lesson", target_, "LESSON or LESSON.STEP")->required();
     app_->add_option("--interval", interval_, "seconds between checks for changes")
-        ->check(CLI::Range(0.1, 60.0));
-    app_->add_option("--max-runs", max_runs_, "stop after N gradings (0 = never)");
+        ->check(course::cli::seconds(0.1, 60));
+    app_->add_option("--max-runs", max_runs_, "stop after N gradings (0 = never)")
+        ->check(course::cli::whole_number(0, 1000000));
+    add_run_options(*app_, shared);
   }
   int run(Context& context) override;
 

@@ -6,10 +6,16 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "course/cli_checks.hpp"
 #include "course/config.hpp"
 #include "course/report.hpp"
 
 namespace driver::cli {
+
+namespace checks = course::cli;
+
+// Timeouts above a day are typos, and they would overflow the millisecond clocks downstream.
+constexpr double kMaxTimeoutSeconds = 86400;
 
 void add_color_option(CLI::App& app, SharedOptions& shared) {
   app.add_option("--color", shared.color, "colour: auto, always or never")
@@ -17,7 +23,8 @@ void add_color_option(CLI::App& app, SharedOptions& shared) {
 }
 
 void add_device_options(CLI::App& app, SharedOptions& shared) {
-  app.add_option("--device", shared.device, "CUDA device index")->check(CLI::NonNegativeNumber);
+  app.add_option("--device", shared.device, "CUDA device index")
+      ->check(checks::whole_number(0, INT_MAX));
   app.add_flag("--no-build", shared.no_build, "do not rebuild the lesson first");
   app.add_flag("-q,--quiet", shared.quiet, "no progress messages on stderr");
   add_color_option(app, shared);
@@ -26,13 +33,14 @@ void add_device_options(CLI::App& app, SharedOptions& shared) {
 void add_run_options(CLI::App& app, SharedOptions& shared) {
   add_device_options(app, shared);
   app.add_option("--seed", shared.seed,
-                 "seed of the random test inputs (default: a new one each run)");
+                 "seed of the random test inputs (default: a new one each run)")
+      ->check(checks::unsigned_number("; 0 picks a new seed"));
   app.add_option("--timeout", shared.test_timeout,
                  "seconds one hidden test may run before it is killed")
-      ->check(CLI::PositiveNumber);
+      ->check(checks::seconds(0, kMaxTimeoutSeconds));
   app.add_option("--kernel-timeout", shared.kernel_timeout,
                  "seconds one kernel may run before it counts as hung")
-      ->check(CLI::PositiveNumber);
+      ->check(checks::seconds(0, kMaxTimeoutSeconds));
   app.add_flag("-v,--verbose", shared.verbose, "show every failing test, not just the first ones");
 }
 
