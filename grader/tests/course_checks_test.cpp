@@ -12,6 +12,7 @@
 #include "course/text_file.hpp"
 #include "quiz_fixture.hpp"
 #include "readme_map.hpp"
+#include "test_dir.hpp"
 
 namespace {
 
@@ -52,10 +53,7 @@ static double helper();  // QUIZ_CHOICE("after-code", q)
 class CourseChecksOnACopy : public ::testing::Test {
  protected:
   void SetUp() override {
-    root_ = fs::temp_directory_path() /
-            ("grader-checks-" + std::to_string(::getpid()) + "-" +
-             ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(root_);
+    root_ = test_fixture::fresh_test_dir("checks");
     fs::create_directories(root_ / "lessons" / "42_answer");
     course::Lesson l;
     l.id = "42_answer";

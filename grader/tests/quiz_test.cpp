@@ -23,6 +23,7 @@
 #include "quiz_command.hpp"
 #include "quiz_fixture.hpp"
 #include "quiz_pins.hpp"
+#include "test_dir.hpp"
 
 namespace {
 
@@ -382,11 +383,7 @@ std::string fixture_quiz() {
 class QuizCommand : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("grader-quiz-" + std::to_string(::getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
+    dir_ = test_fixture::fresh_test_dir("quiz");
     manifest_ = test_fixture::manifest();
     options_.out = &out_;
     options_.seed = 42;

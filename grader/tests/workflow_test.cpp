@@ -11,6 +11,7 @@
 
 #include "course/manifest.hpp"
 #include "progress.hpp"
+#include "test_dir.hpp"
 #include "workflow.hpp"
 
 namespace {
@@ -20,10 +21,7 @@ namespace fs = std::filesystem;
 class Workflow : public ::testing::Test {
  protected:
   void SetUp() override {
-    root_ = fs::temp_directory_path() /
-            ("grader-workflow-" + std::to_string(::getpid()) + "-" +
-             ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(root_);
+    root_ = test_fixture::fresh_test_dir("workflow");
     fs::create_directories(root_ / "exercises" / "42_lesson");
     fs::create_directories(root_ / "solutions" / "42_lesson");
     fs::create_directories(root_ / "lessons" / "42_lesson");
@@ -238,13 +236,7 @@ namespace {
 
 class ProgressFile : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("grader-progress-" + std::to_string(::getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
+  void SetUp() override { dir_ = test_fixture::fresh_test_dir("progress"); }
   void TearDown() override { fs::remove_all(dir_); }
   std::string path() const { return (dir_ / "progress.json").string(); }
   std::vector<fs::path> kept() const {

@@ -34,14 +34,10 @@ const course::Step* step_to_hint(const course::Selection& sel, const Progress& p
 }
 
 int Hint::run(Context& context) {
-  course::Selection sel;
-  try {
-    sel = course::resolve(context.manifest, target_);
-  } catch (const course::UsageError& e) {
-    return context.usage_error("grader hint", e.what());
-  }
-  const course::Lesson& lesson = *sel.lesson;
-  const course::Step* step = step_to_hint(sel, context.progress);
+  const std::optional<course::Selection> sel = context.resolve("grader hint", target_);
+  if (!sel) return course::kExitUsage;
+  const course::Lesson& lesson = *sel->lesson;
+  const course::Step* step = step_to_hint(*sel, context.progress);
   if (!step || step->hints.empty()) {
     fmt::print("{} has no hints yet.\n", lesson.id);
     return course::kExitOk;

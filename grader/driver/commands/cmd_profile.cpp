@@ -19,13 +19,9 @@ class Profile : public Subcommand {
     add_device_options(*app_, shared);
   }
   int run(Context& context) override {
-    const course::Lesson* lesson = nullptr;
-    try {
-      lesson = course::resolve(context.manifest, target_).lesson;
-    } catch (const course::UsageError& e) {
-      return context.usage_error("grader profile", e.what());
-    }
-    return run_profile(*lesson, context.grade_options(), options_);
+    const std::optional<course::Selection> sel = context.resolve("grader profile", target_);
+    if (!sel) return course::kExitUsage;
+    return run_profile(*sel->lesson, context.grade_options(), options_);
   }
 
  private:

@@ -19,16 +19,12 @@ class Reset : public Subcommand {
     add_color_option(*app_, shared);
   }
   int run(Context& context) override {
-    const course::Lesson* lesson = nullptr;
-    try {
-      lesson = course::resolve(context.manifest, target_).lesson;
-    } catch (const course::UsageError& e) {
-      return context.usage_error("grader reset", e.what());
-    }
+    const std::optional<course::Selection> sel = context.resolve("grader reset", target_);
+    if (!sel) return course::kExitUsage;
     ResetOptions options;
     options.yes = yes_;
     options.interactive = isatty(STDIN_FILENO);
-    return run_reset(*lesson, course::config::kSourceDir, context.state_dir, options);
+    return run_reset(*sel->lesson, course::config::kSourceDir, context.state_dir, options);
   }
 
  private:

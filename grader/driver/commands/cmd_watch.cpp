@@ -31,12 +31,9 @@ class Watch : public Subcommand {
 };
 
 int Watch::run(Context& context) {
-  course::Selection sel;
-  try {
-    sel = course::resolve(context.manifest, target_);
-  } catch (const course::UsageError& e) {
-    return context.usage_error("grader watch", e.what());
-  }
+  const std::optional<course::Selection> selected = context.resolve("grader watch", target_);
+  if (!selected) return course::kExitUsage;
+  const course::Selection sel = *selected;
   const GradeOptions g = context.grade_options();
   return run_watch(*sel.lesson, course::config::kSourceDir, interval_, max_runs_, [&] {
     course::Report report;

@@ -71,6 +71,16 @@ int Context::usage_error(const std::string& command, const std::string& message)
   return course::kExitUsage;
 }
 
+std::optional<course::Selection> Context::resolve(const std::string& command,
+                                                  const std::string& spec) const {
+  try {
+    return course::resolve(manifest, spec);
+  } catch (const course::UsageError& e) {
+    usage_error(command, e.what());
+    return std::nullopt;
+  }
+}
+
 nlohmann::json json_usage_error(const std::string& message) {
   return {{"format", "cuda-course-grader-error"},
           {"format_version", 1},

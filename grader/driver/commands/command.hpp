@@ -8,6 +8,7 @@
 #include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -64,6 +65,10 @@ struct Context {
   /// Prints a usage error of `command` ("grader", "grader hint", ...) and returns exit code 2:
   /// as one line on stderr, or as a JSON error object on stdout when --json was asked for.
   int usage_error(const std::string& command, const std::string& message) const;
+  /// The lesson (and step) `spec` names, as course::resolve() reads it; no value, after printing
+  /// the usage error of `command`, when it names none.
+  std::optional<course::Selection> resolve(const std::string& command,
+                                           const std::string& spec) const;
 };
 
 /// One command of the grader.

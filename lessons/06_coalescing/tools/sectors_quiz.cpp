@@ -19,8 +19,6 @@ using nlohmann::json;
 
 constexpr std::size_t kMaxCombinations = 100000;  // parameter combinations checked at load time
 constexpr double kDefaultPercentTolerance = 0.1;
-constexpr Quantity kQuantities[] = {Quantity::sectors, Quantity::lines, Quantity::bytes_moved,
-                                    Quantity::bytes_used, Quantity::efficiency_percent};
 
 std::string type_name(int width) {
   switch (width) {
@@ -50,19 +48,26 @@ std::map<std::string, std::string> placeholder_values(const sim::Access& a) {
           {"offset_bytes", fmt::format("{}", a.offset * a.element_bytes)}};
 }
 
+// Each quantity's name in quiz.json and the unit its answer is written in.
+struct QuantityInfo {
+  Quantity quantity;
+  const char* name;
+  const char* unit;
+};
+constexpr QuantityInfo kQuantityInfo[] = {
+    {Quantity::sectors, "sectors", "sectors"},
+    {Quantity::lines, "lines", "lines"},
+    {Quantity::bytes_moved, "bytes_moved", "B"},
+    {Quantity::bytes_used, "bytes_used", "B"},
+    {Quantity::efficiency_percent, "efficiency_percent", "%"}};
+
+const QuantityInfo& info(Quantity q) {
+  return *std::find_if(std::begin(kQuantityInfo), std::end(kQuantityInfo),
+                       [&](const QuantityInfo& i) { return i.quantity == q; });
+}
+
 std::string unit_of(Quantity q) {
-  switch (q) {
-    case Quantity::sectors:
-      return "sectors";
-    case Quantity::lines:
-      return "lines";
-    case Quantity::bytes_moved:
-    case Quantity::bytes_used:
-      return "B";
-    case Quantity::efficiency_percent:
-      return "%";
-  }
-  return "";
+  return info(q).unit;
 }
 
 std::string answer_form(Quantity q) {
@@ -122,15 +127,15 @@ bool read_values(const QuestionReader& params, const char* key, std::vector<T>& 
 void read_ask(const QuestionReader& r, SectorsQuestion& q) {
   std::string ask;
   if (r.string("ask", ask)) {
-    const auto* found = std::find_if(std::begin(kQuantities), std::end(kQuantities),
-                                     [&](Quantity k) { return to_string(k) == ask; });
-    if (found == std::end(kQuantities))
+    const auto* found = std::find_if(std::begin(kQuantityInfo), std::end(kQuantityInfo),
+                                     [&](const QuantityInfo& k) { return k.name == ask; });
+    if (found == std::end(kQuantityInfo))
       r.error(fmt::format(
           "\"ask\" must be sectors, lines, bytes_moved, bytes_used or efficiency_percent (got "
           "\"{}\")",
           ask));
     else
-      q.ask = *found;
+      q.ask = found->quantity;
   }
   q.tolerance = q.ask == Quantity::efficiency_percent ? kDefaultPercentTolerance : 0;
   r.tolerance(q.tolerance);
@@ -198,19 +203,7 @@ void check_templates(const QuestionReader& r, const SectorsQuestion& q) {
 }  // namespace
 
 std::string to_string(Quantity q) {
-  switch (q) {
-    case Quantity::sectors:
-      return "sectors";
-    case Quantity::lines:
-      return "lines";
-    case Quantity::bytes_moved:
-      return "bytes_moved";
-    case Quantity::bytes_used:
-      return "bytes_used";
-    case Quantity::efficiency_percent:
-      return "efficiency_percent";
-  }
-  return "?";
+  return info(q).name;
 }
 
 double quantity_value(const sim::Result& r, Quantity q) {
