@@ -9,6 +9,8 @@
 #include "course/config.hpp"
 #include "course/report.hpp"
 #include "course/stats.hpp"
+#include "course_checks.hpp"
+#include "readme_map.hpp"
 
 namespace driver {
 
@@ -105,26 +107,38 @@ std::vector<std::string> layout_problems(const course::Manifest& m, const std::s
   return out;
 }
 
-int dev_check(const course::Manifest& m, const DevCheckOptions& o, GradeOptions g) {
-  int drift = 0;
-  std::vector<std::string> problems = m.problems();
-  for (const std::string& p : layout_problems(m, course::config::kSourceDir)) problems.push_back(p);
+namespace {
+
+// Prints one check's problems as DRIFT lines, or its `ok` line; returns the number of problems.
+int report(const std::vector<std::string>& problems, const std::string& ok) {
   for (const std::string& p : problems) fmt::print("DRIFT  {}\n", p);
-  if (problems.empty())
-    fmt::print("ok     manifest and file layout ({} lessons, {} ready)\n", m.lessons.size(),
-               std::count_if(m.lessons.begin(), m.lessons.end(),
-                             [](const course::Lesson& l) { return l.ready(); }));
-  drift += static_cast<int>(problems.size());
+  if (problems.empty()) fmt::print("ok     {}\n", ok);
+  return static_cast<int>(problems.size());
+}
 
-  if (!course::config::kDevTargets) {
-    fmt::print(
-        "skip   GPU checks: this build has no dev targets. Run them from the test "
-        "configuration: cmake --preset test && cmake --build build-test && "
-        "./build-test/grader dev check\n");
-    return drift ? 1 : (o.only.empty() ? 0 : 3);
-  }
+// What needs no GPU: manifest, file layout, quizzes, hints, the README's course map.
+int course_checks(const course::Manifest& m) {
+  const std::string source = course::config::kSourceDir;
+  std::vector<std::string> problems = m.problems();
+  for (const std::string& p : layout_problems(m, source)) problems.push_back(p);
+  const auto ready = std::count_if(m.lessons.begin(), m.lessons.end(),
+                                   [](const course::Lesson& l) { return l.ready(); });
+  int drift = report(problems, fmt::format("manifest and file layout ({} lessons, {} ready)",
+                                           m.lessons.size(), ready));
+  drift += report(
+      quiz_problems(m, source),
+      fmt::format("quizzes of the {} ready lessons: valid, every written answer pinned", ready));
+  drift += report(hint_problems(m), "hints: three distinct tiers for every step");
+  const std::string readme = (std::filesystem::path(source) / "README.md").string();
+  drift += report(readme_problems(m, source, readme), "README.md's course map is current");
+  return drift;
+}
 
-  std::string only_lesson;  // --lesson as an id: "06", "6" and "coalescing" work as elsewhere
+// --lesson and --only as lessons: the one --lesson names (""), and the lessons whose catalogues
+// list --only's wrong kernel (names are unique per lesson only: both lessons have a
+// `writes_nothing`). Returns an exit code for a usage error, or -1.
+int resolve_filters(const course::Manifest& m, const DevCheckOptions& o, std::string& only_lesson,
+                    std::set<std::string>& owners) {
   if (!o.lesson.empty()) {
     const course::Lesson* l = nullptr;
     try {
@@ -137,29 +151,105 @@ int dev_check(const course::Manifest& m, const DevCheckOptions& o, GradeOptions 
     }
     only_lesson = l->id;
   }
-  // The lessons whose catalogues list --only's wrong kernel (names are unique per lesson only:
-  // both lessons have a `writes_nothing`).
-  std::set<std::string> owners;
-  if (!o.only.empty() && o.only != "solution" && o.only != "stub") {
-    for (const course::Lesson& l : m.lessons)
-      for (const course::WrongKernel& w : l.wrong_kernels)
-        if (w.name == o.only) owners.insert(l.id);
-    if (owners.empty()) {
-      fmt::print(stderr,
-                 "grader dev check: no variant '{}'; variants are solution, stub and the wrong "
-                 "kernels listed in lessons/course.json\n",
-                 o.only);
-      return course::kExitUsage;
-    }
-    if (!only_lesson.empty() && !owners.count(only_lesson)) {
-      const std::string& owner = *owners.begin();
-      fmt::print(stderr,
-                 "grader dev check: '{}' is a wrong kernel of {}, not of {}: drop --lesson or use "
-                 "--lesson {}\n",
-                 o.only, owner, only_lesson, owner);
-      return course::kExitUsage;
-    }
+  if (o.only.empty() || o.only == "solution" || o.only == "stub") return -1;
+  for (const course::Lesson& l : m.lessons)
+    for (const course::WrongKernel& w : l.wrong_kernels)
+      if (w.name == o.only) owners.insert(l.id);
+  if (owners.empty()) {
+    fmt::print(stderr,
+               "grader dev check: no variant '{}'; variants are solution, stub and the wrong "
+               "kernels listed in lessons/course.json\n",
+               o.only);
+    return course::kExitUsage;
   }
+  if (!only_lesson.empty() && !owners.count(only_lesson)) {
+    const std::string& owner = *owners.begin();
+    fmt::print(stderr,
+               "grader dev check: '{}' is a wrong kernel of {}, not of {}: drop --lesson or use "
+               "--lesson {}\n",
+               o.only, owner, only_lesson, owner);
+    return course::kExitUsage;
+  }
+  return -1;
+}
+
+// What grading one variant, --repeat times, found.
+struct VariantOutcome {
+  std::string problem;   // "" = as expected
+  bool skipped = false;  // a tool it needs is missing
+  std::string no_gpu;    // the reason, when there is no GPU: the GPU checks stop
+  std::map<std::string, std::vector<double>> ratios;  // per step, over repeats
+  std::map<std::string, std::set<std::string>> verdicts;
+};
+
+VariantOutcome grade_variant(const course::Lesson& lesson, const std::string& v,
+                             const DevCheckOptions& o, GradeOptions& g) {
+  VariantOutcome out;
+  g.variant = v;
+  // A wrong kernel is graded only as the step it was submitted for.
+  course::Selection sel{&lesson, nullptr};
+  std::string tool;
+  for (const course::WrongKernel& w : lesson.wrong_kernels)
+    if (w.name == v) {
+      sel.step = lesson.find_step(w.step);
+      tool = w.sanitize;
+    }
+  for (int i = 0; i < o.repeat && out.problem.empty(); ++i) {
+    nlohmann::json device;
+    if (!tool.empty() && find_sanitizer().empty()) {
+      fmt::print("skip   {} {}: needs compute-sanitizer {}, which is not installed here\n",
+                 lesson.id, v, tool);
+      out.skipped = true;
+      return out;
+    }
+    course::LessonReport r =
+        tool.empty() ? grade(sel, g, device) : sanitize(sel, g, {tool}, device);
+    if (r.status == "no_gpu") {
+      out.no_gpu = r.message;
+      return out;
+    }
+    course::Report whole;
+    whole.lessons.push_back(r);
+    const std::string text = course::to_text(whole, course::TextOptions{false, true, "grader"});
+    out.problem = expectation_problem(lesson, v, r, text);
+    if (!out.problem.empty()) fmt::print("{}", text);
+    for (const course::StepReport& s : r.steps) {
+      out.verdicts[s.name].insert(s.status);
+      if (s.speed) out.ratios[s.name].push_back(s.speed->ratio);
+    }
+    g.seed += 1;  // each repeat sees other inputs
+  }
+  for (const auto& [step, seen] : out.verdicts)
+    if (seen.size() > 1 && out.problem.empty())
+      out.problem = fmt::format("step {} flipped between verdicts over {} runs", step, o.repeat);
+  return out;
+}
+
+// " naive 15.0% tiled 45.0%", or min..max ranges over repeats.
+std::string figures(const VariantOutcome& outcome, int repeat) {
+  std::string text;
+  for (const auto& [step, rs] : outcome.ratios) {
+    const course::Summary s = course::summarize(rs);
+    text += repeat > 1 ? fmt::format(" {} {:.1f}%..{:.1f}%", step, 100 * s.min, 100 * s.max)
+                       : fmt::format(" {} {:.1f}%", step, 100 * s.median);
+  }
+  return text;
+}
+
+}  // namespace
+
+int dev_check(const course::Manifest& m, const DevCheckOptions& o, GradeOptions g) {
+  int drift = course_checks(m);
+  if (!course::config::kDevTargets) {
+    fmt::print(
+        "skip   GPU checks: this build has no dev targets. Run them from the test "
+        "configuration: cmake --preset test && cmake --build build-test && "
+        "./build-test/grader dev check\n");
+    return drift ? 1 : (o.only.empty() ? 0 : 3);
+  }
+  std::string only_lesson;
+  std::set<std::string> owners;
+  if (const int rc = resolve_filters(m, o, only_lesson, owners); rc >= 0) return rc;
   g.progress = false;
   bool any_skipped = false;
   for (const course::Lesson& lesson : m.lessons) {
@@ -170,65 +260,21 @@ int dev_check(const course::Manifest& m, const DevCheckOptions& o, GradeOptions 
     for (const course::WrongKernel& w : lesson.wrong_kernels) variants.push_back(w.name);
     if (!o.only.empty()) variants = {o.only};
     for (const std::string& v : variants) {
-      g.variant = v;
-      std::map<std::string, std::vector<double>> ratios;  // per step, over repeats
-      std::map<std::string, std::set<std::string>> verdicts;
-      std::string problem;
-      bool skipped = false;
-      for (int i = 0; i < o.repeat && problem.empty(); ++i) {
-        nlohmann::json device;
-        // A wrong kernel is graded only as the step it was submitted for.
-        course::Selection sel{&lesson, nullptr};
-        std::string tool;
-        for (const course::WrongKernel& w : lesson.wrong_kernels)
-          if (w.name == v) {
-            sel.step = lesson.find_step(w.step);
-            tool = w.sanitize;
-          }
-        if (!tool.empty() && find_sanitizer().empty()) {
-          fmt::print("skip   {} {}: needs compute-sanitizer {}, which is not installed here\n",
-                     lesson.id, v, tool);
-          skipped = true;
-          break;
-        }
-        course::LessonReport r =
-            tool.empty() ? grade(sel, g, device) : sanitize(sel, g, {tool}, device);
-        if (r.status == "no_gpu") {
-          fmt::print("skip   GPU checks: {}\n", r.message);
-          return drift ? 1 : (o.only.empty() ? 0 : 3);
-        }
-        course::Report whole;
-        whole.lessons.push_back(r);
-        const std::string text = course::to_text(whole, course::TextOptions{false, true, "grader"});
-        problem = expectation_problem(lesson, v, r, text);
-        if (!problem.empty()) fmt::print("{}", text);
-        for (const course::StepReport& s : r.steps) {
-          verdicts[s.name].insert(s.status);
-          if (s.speed) ratios[s.name].push_back(s.speed->ratio);
-        }
-        g.seed += 1;  // each repeat sees other inputs
+      const VariantOutcome outcome = grade_variant(lesson, v, o, g);
+      if (!outcome.no_gpu.empty()) {
+        fmt::print("skip   GPU checks: {}\n", outcome.no_gpu);
+        return drift ? 1 : (o.only.empty() ? 0 : 3);
       }
-      if (skipped) {
-        any_skipped = true;
-        continue;
-      }
-      for (const auto& [step, seen] : verdicts)
-        if (seen.size() > 1 && problem.empty())
-          problem = fmt::format("step {} flipped between verdicts over {} runs", step, o.repeat);
-      std::string figures;
-      for (const auto& [step, rs] : ratios) {
-        const course::Summary s = course::summarize(rs);
-        figures += o.repeat > 1
-                       ? fmt::format(" {} {:.1f}%..{:.1f}%", step, 100 * s.min, 100 * s.max)
-                       : fmt::format(" {} {:.1f}%", step, 100 * s.median);
-      }
-      if (problem.empty()) {
+      any_skipped |= outcome.skipped;
+      if (outcome.skipped) continue;
+      const std::string of_ceiling = figures(outcome, o.repeat);
+      if (outcome.problem.empty()) {
         fmt::print("ok     {} {}: as expected{}{}\n", lesson.id, v,
                    o.repeat > 1 ? fmt::format(" in {} runs", o.repeat) : "",
-                   figures.empty() ? "" : " (of ceiling:" + figures + ")");
+                   of_ceiling.empty() ? "" : " (of ceiling:" + of_ceiling + ")");
       } else {
         ++drift;
-        fmt::print("DRIFT  {} {}: {}\n", lesson.id, v, problem);
+        fmt::print("DRIFT  {} {}: {}\n", lesson.id, v, outcome.problem);
       }
     }
   }

@@ -2,6 +2,7 @@
 
 #include "course/text_file.hpp"
 
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 
@@ -12,12 +13,51 @@ namespace driver {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
+namespace {
+
+// `path` + ".corrupt-YYYYmmdd-HHMMSS", with "-N" added until no such file exists.
+fs::path aside_name(const std::string& path) {
+  char stamp[32];
+  const std::time_t now = std::time(nullptr);
+  std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", std::localtime(&now));
+  fs::path aside = path + ".corrupt-" + stamp;
+  for (int n = 1; fs::exists(aside); ++n) aside = fmt::format("{}.corrupt-{}-{}", path, stamp, n);
+  return aside;
+}
+
+}  // namespace
+
 Progress::Progress(std::string path) : path_(std::move(path)) {
   std::ifstream in(path_);
-  if (in) data_ = json::parse(in, nullptr, /*allow_exceptions=*/false);
-  if (!data_.is_object()) data_ = json::object();  // missing or unreadable: start afresh
-  if (!data_.contains("lessons") || !data_["lessons"].is_object())
-    data_["lessons"] = json::object();
+  if (!in) {  // missing (or unreadable): start afresh
+    data_ = json::object();
+  } else {
+    data_ = json::parse(in, nullptr, /*allow_exceptions=*/false);
+    in.close();
+    if (!data_.is_object() || (data_.contains("lessons") && !data_["lessons"].is_object()))
+      keep_corrupt_file();
+  }
+  if (!data_.contains("lessons")) data_["lessons"] = json::object();
+}
+
+// A file that is not progress is never overwritten: it is renamed aside, and the student told.
+void Progress::keep_corrupt_file() {
+  data_ = json::object();
+  const fs::path aside = aside_name(path_);
+  std::error_code ec;
+  fs::rename(path_, aside, ec);
+  if (ec) {
+    read_only_ = true;  // saving would destroy it
+    warning_ = fmt::format(
+        "{} is not a progress file the grader can read, and it could not be renamed aside ({}): "
+        "progress is not saved until you move or repair it",
+        path_, ec.message());
+    return;
+  }
+  warning_ = fmt::format(
+      "{} is not a progress file the grader can read (not JSON, or not its shape); it was kept "
+      "as {} and progress starts afresh",
+      path_, aside.string());
 }
 
 bool Progress::update(const course::LessonReport& lesson, const std::string& when) {
@@ -112,8 +152,15 @@ double Progress::prediction(const std::string& lesson, const std::string& questi
   return q["predictions"][question].value("percent", -1.0);
 }
 
+std::string now_iso() {
+  const std::time_t t = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return buf;
+}
+
 bool Progress::save() const {
-  return course::write_text_atomically(path_, data_.dump(2) + "\n");
+  return !read_only_ && course::write_text_atomically(path_, data_.dump(2) + "\n");
 }
 
 std::pair<int, int> lesson_progress(const Progress& p, const course::Lesson& lesson) {
@@ -157,6 +204,8 @@ std::string course_map(const course::Manifest& m, const Progress& p, bool color,
           marks += p.step_passed(l.id, s->name) ? paint("■", "32") : "□";
         state = fmt::format("{} {}/{} steps", marks, done, total);
         if (done == total) state += " " + paint("done", "32");
+        if (const auto quiz = p.quiz_score(l.id))  // the best attempt
+          state += fmt::format(" · quiz {}/{}", quiz->best_score, quiz->best_total);
       }
       const std::string arrow = &l == next ? paint("▶", "1;36") : " ";
       out += fmt::format(" {} {:<24} {:<34} {}\n", arrow, l.id, l.title, state);

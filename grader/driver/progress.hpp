@@ -24,8 +24,13 @@ struct QuizScore {
 /// constructed; written only by save().
 class Progress {
  public:
-  /// Reads `path` if it exists; a missing or unreadable file starts empty. Creates nothing.
+  /// Reads `path` if it exists; a missing file starts empty. Creates nothing. A file that is not
+  /// progress (not JSON, or not an object) is renamed aside to `path`.corrupt-<timestamp> and
+  /// warning() says so; when it cannot be renamed, save() refuses to overwrite it.
   explicit Progress(std::string path);
+  /// What the student should be told about the file read ("" = nothing), e.g. that a corrupt
+  /// one was kept aside. The grader prints it on stderr.
+  const std::string& warning() const { return warning_; }
   /// Records the steps graded in `lesson` (the student's own code only, never a variant).
   /// @return true when something was recorded (so the file needs saving); false for a variant
   ///   (`--variant`: never recorded) and for a lesson that graded no step (no GPU, build failed).
@@ -49,16 +54,26 @@ class Progress {
   double prediction(const std::string& lesson, const std::string& question) const;
   /// Writes the file; returns false (and leaves the old one) if it cannot.
   bool save() const;
+  /// The progress file's path.
+  const std::string& path() const { return path_; }
 
  private:
+  void keep_corrupt_file();
+
   std::string path_;
   nlohmann::json data_;
+  std::string warning_;
+  bool read_only_ = false;  ///< a corrupt file that could not be moved aside: never overwrite it
 };
+
+/// The current time as ISO 8601 UTC ("2025-01-31T12:00:00Z"), as progress records it.
+std::string now_iso();
 
 /// Steps of `lesson` passed, out of its required steps.
 std::pair<int, int> lesson_progress(const Progress& p, const course::Lesson& lesson);
 
-/// The course map: stages, lessons, status and progress, and the next lesson to do.
+/// The course map: stages, lessons, status and progress (steps passed, the best quiz score), and
+/// the next lesson to do.
 std::string course_map(const course::Manifest& m, const Progress& p, bool color,
                        const std::string& grader_command);
 

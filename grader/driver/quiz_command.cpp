@@ -2,16 +2,15 @@
 
 #include <fmt/format.h>
 
-#include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <random>
 #include <sstream>
 
 #include "course/config.hpp"
 #include "course/quiz.hpp"
 #include "course/report.hpp"
-#include "course/sim.hpp"
 
 namespace driver {
 
@@ -21,13 +20,6 @@ namespace fs = std::filesystem;
 namespace quiz = course::quiz;
 
 constexpr int kWidth = 80;
-
-std::string now_iso() {
-  const std::time_t t = std::time(nullptr);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-  return buf;
-}
 
 std::string trim(const std::string& s) {
   const auto first = s.find_first_not_of(" \t\r\n");
@@ -69,24 +61,6 @@ struct Painter {
     return color ? fmt::format("\x1b[{}m{}\x1b[0m", code, s) : s;
   }
 };
-
-// What kind of answer a question takes, shown under its prompt.
-std::string answer_form(const quiz::Instance& inst) {
-  switch (inst.question.kind) {
-    case quiz::Kind::choice:
-      return fmt::format("(a letter, a to {})",
-                         static_cast<char>('a' + inst.question.choices.size() - 1));
-    case quiz::Kind::numeric:
-      return inst.unit.empty() ? "(a number)" : fmt::format("(a number, in {})", inst.unit);
-    case quiz::Kind::sectors:
-      return inst.unit == "%"   ? "(a number, in percent)"
-             : inst.unit == "B" ? "(a number of bytes)"
-                                : fmt::format("(a number of {})", inst.unit);
-    case quiz::Kind::prediction:
-      return "(your estimate, in percent of the copy ceiling; not scored)";
-  }
-  return "";
-}
 
 // Reads a non-interactive answers file: one answer per line, '#' comments and blank lines
 // skipped. Returns false (with `why`) when it cannot be read.
@@ -139,157 +113,210 @@ int run_quiz_command(const course::Manifest& manifest, const std::string& lesson
   return run_quiz_file(manifest, *sel.lesson, path, options, progress);
 }
 
-int run_quiz_file(const course::Manifest& manifest, const course::Lesson& lesson,
-                  const std::string& quiz_path, const QuizCommandOptions& options,
-                  driver::Progress& progress) {
-  std::ostream& out = *options.out;
-  std::ostream& err = options.out == &std::cout ? std::cerr : *options.out;
-  const Painter paint{options.color};
+namespace {
 
-  quiz::Quiz q;
+// One attempt at a quiz: where the answers come from, asking, checking, recording.
+class Attempt {
+ public:
+  Attempt(const course::Lesson& lesson, const QuizCommandOptions& options, Progress& progress)
+      : lesson_(lesson),
+        options_(options),
+        progress_(progress),
+        out_(*options.out),
+        err_(options.out == &std::cout ? std::cerr : *options.out),
+        paint_{options.color} {}
+
+  int run(const course::Manifest& manifest, const std::string& quiz_path) {
+    if (const int rc = load(manifest, quiz_path); rc != course::kExitOk) return rc;
+    if (const int rc = collect_answers(); rc != course::kExitOk) return rc;
+    seed_ = options_.seed ? options_.seed : std::random_device{}() % 999999999ull + 1;
+    when_ = now_iso();
+    introduce();
+    for (std::size_t k = 0; k < quiz_.questions.size(); ++k)
+      if (!ask(k)) return course::kExitOk;  // end of input: nothing recorded
+    summarize();
+    return course::kExitOk;
+  }
+
+ private:
+  struct Noted {
+    std::string step;
+    double percent;
+  };
+
+  int load(const course::Manifest& manifest, const std::string& quiz_path);
+  int collect_answers();
+  void introduce();
+  bool ask(std::size_t k);
+  std::optional<quiz::Verdict> read_interactively(const quiz::Instance& inst, std::size_t k,
+                                                  double measured);
+  std::string label(const quiz::Verdict& v) const;
+  void summarize();
+
+  const course::Lesson& lesson_;
+  const QuizCommandOptions& options_;
+  Progress& progress_;
+  std::ostream& out_;
+  std::ostream& err_;
+  const Painter paint_;
+  quiz::Quiz quiz_;
+  bool interactive_ = true;
+  std::vector<std::string> answers_;
+  unsigned long long seed_ = 0;
+  std::string when_;
+  int right_ = 0;
+  std::vector<Noted> noted_;
+};
+
+int Attempt::load(const course::Manifest& manifest, const std::string& quiz_path) {
   try {
-    q = quiz::Quiz::load(quiz_path);
+    quiz_ = quiz::Quiz::load(quiz_path);
   } catch (const quiz::QuizError& e) {
-    err << "grader quiz: the quiz file is malformed: " << e.what() << "\n";
+    err_ << "grader quiz: the quiz file is malformed: " << e.what() << "\n";
     return course::kExitInternal;
   }
-  std::vector<std::string> problems = quiz::problems(q, manifest);
-  if (q.lesson != lesson.id)
-    problems.push_back(
-        fmt::format("it says it is the quiz of \"{}\", but it belongs to {}", q.lesson, lesson.id));
-  if (!problems.empty()) {
-    err << fmt::format("grader quiz: {} does not match the course manifest:\n", quiz_path);
-    for (const std::string& p : problems) err << "  " << p << "\n";
-    return course::kExitInternal;
-  }
+  std::vector<std::string> problems = quiz::problems(quiz_, manifest);
+  if (quiz_.lesson != lesson_.id)
+    problems.push_back(fmt::format("it says it is the quiz of \"{}\", but it belongs to {}",
+                                   quiz_.lesson, lesson_.id));
+  if (problems.empty()) return course::kExitOk;
+  err_ << fmt::format("grader quiz: {} does not match the course manifest:\n", quiz_path);
+  for (const std::string& p : problems) err_ << "  " << p << "\n";
+  return course::kExitInternal;
+}
 
-  // Where the answers come from.
-  const bool from_file = !options.answers_file.empty();
-  const bool interactive = !from_file && options.answers.empty();
-  std::vector<std::string> answers = options.answers;
-  if (from_file && !options.answers.empty()) {
-    err << "grader quiz: give the answers either with --answers-file or with --answer, not both\n";
+// Where the answers come from: the terminal, --answer flags or an answers file.
+int Attempt::collect_answers() {
+  const bool from_file = !options_.answers_file.empty();
+  interactive_ = !from_file && options_.answers.empty();
+  answers_ = options_.answers;
+  if (from_file && !options_.answers.empty()) {
+    err_ << "grader quiz: give the answers either with --answers-file or with --answer, not both\n";
     return course::kExitUsage;
   }
-  if (from_file) {
-    std::string why;
-    if (!read_answers(options.answers_file, answers, why)) {
-      err << "grader quiz: " << why << "\n";
-      return course::kExitUsage;
-    }
-  }
-  const std::size_t n = q.questions.size();
-  if (!interactive && answers.size() != n) {
-    err << fmt::format(
-        "grader quiz: {} gives {} answer{}, but the quiz of {} has {} questions: one answer per "
-        "question, in order ('-' skips one)\n",
-        from_file ? "the answers file " + options.answers_file : std::string("--answer"),
-        answers.size(), answers.size() == 1 ? "" : "s", lesson.id, n);
+  std::string why;
+  if (from_file && !read_answers(options_.answers_file, answers_, why)) {
+    err_ << "grader quiz: " << why << "\n";
     return course::kExitUsage;
   }
+  const std::size_t n = quiz_.questions.size();
+  if (interactive_ || answers_.size() == n) return course::kExitOk;
+  err_ << fmt::format(
+      "grader quiz: {} gives {} answer{}, but the quiz of {} has {} questions: one answer per "
+      "question, in order ('-' skips one)\n",
+      from_file ? "the answers file " + options_.answers_file : std::string("--answer"),
+      answers_.size(), answers_.size() == 1 ? "" : "s", lesson_.id, n);
+  return course::kExitUsage;
+}
 
-  const unsigned long long seed =
-      options.seed ? options.seed : std::random_device{}() % 999999999ull + 1;
-  const int scored = q.scored_count();
+void Attempt::introduce() {
+  const std::size_t n = quiz_.questions.size();
+  const int scored = quiz_.scored_count();
   const int predictions = static_cast<int>(n) - scored;
-  out << paint(fmt::format("Self-check · {} · {}", lesson.id, lesson.title), "1") << "\n";
-  if (!q.title.empty()) out << wrap(q.title, 0);
+  out_ << paint_(fmt::format("Self-check · {} · {}", lesson_.id, lesson_.title), "1") << "\n";
+  if (!quiz_.title.empty()) out_ << wrap(quiz_.title, 0);
   std::string intro = fmt::format("{} questions", n);
   if (predictions > 0)
     intro += fmt::format(" ({} scored, {} prediction{} not scored)", scored, predictions,
                          predictions == 1 ? "" : "s");
-  intro += fmt::format(". Seed {}: repeat this attempt with --seed {}.", seed, seed);
-  if (interactive) intro += " Answer with a letter or a number and press Enter; - skips one.";
-  out << wrap(intro, 0);
+  intro += fmt::format(". Seed {}: repeat this attempt with --seed {}.", seed_, seed_);
+  if (interactive_) intro += " Answer with a letter or a number and press Enter; - skips one.";
+  out_ << wrap(intro, 0);
+}
 
-  struct Noted {
-    std::string id, step;
-    double percent;
-  };
-  std::vector<Noted> noted;
-  int right = 0;
-  const std::string when = now_iso();
-  for (std::size_t k = 0; k < n; ++k) {
-    const quiz::Instance inst = quiz::instantiate(q.questions[k], seed);
-    const quiz::Question& question = inst.question;
-    out << "\n" << paint(fmt::format("Question {}/{}", k + 1, n), "1") << "\n";
-    out << wrap(inst.prompt, 2);
-    for (std::size_t c = 0; c < question.choices.size(); ++c)
-      out << wrap(fmt::format("{}) {}", static_cast<char>('a' + c), question.choices[c]), 4, 7);
-    out << "  " << paint(answer_form(inst), "2") << "\n";
+// Asks question k, checks and explains the answer, notes a prediction. False at end of input.
+bool Attempt::ask(std::size_t k) {
+  const quiz::Instance inst = quiz::instantiate(quiz_.questions[k], seed_);
+  const quiz::Question& question = inst.question;
+  out_ << "\n" << paint_(fmt::format("Question {}/{}", k + 1, quiz_.questions.size()), "1") << "\n";
+  out_ << wrap(inst.prompt, 2);
+  for (std::size_t c = 0; c < inst.choices.size(); ++c)
+    out_ << wrap(fmt::format("{}) {}", static_cast<char>('a' + c), inst.choices[c]), 4, 7);
+  out_ << "  " << paint_(inst.answer_form, "2") << "\n";
 
-    double measured = -1;
-    if (question.kind == quiz::Kind::prediction)
-      measured = progress.fraction(question.measured_lesson, question.measured_step);
-    quiz::Verdict v;
-    if (interactive) {
-      for (;;) {
-        out << "> " << std::flush;
-        std::string line;
-        if (!options.in || !std::getline(*options.in, line)) {
-          out << fmt::format(
-              "\nQuiz stopped at question {} of {} (end of input): nothing "
-              "recorded.\n",
-              k + 1, n);
-          return course::kExitOk;
-        }
-        if (trim(line).empty()) {
-          out << "  type an answer, or - to skip\n";
-          continue;
-        }
-        v = quiz::check(inst, line, measured);
-        if (v.understood) break;
-        out << "  " << v.problem << "\n";
-      }
-    } else {
-      out << "> " << answers[k] << "\n";
-      v = quiz::check(inst, answers[k], measured);
-    }
-
-    std::string label;
-    if (!v.scored)
-      label = v.value ? paint("• noted", "36") : paint("– no estimate", "33");
-    else if (v.correct)
-      label = paint("✓ right", "32");
-    else if (v.skipped)
-      label = paint("– skipped", "33");
-    else
-      label = paint("✗ wrong", "31");
-    out << "  " << label << "\n" << wrap(v.explanation, 4);
-    if (question.kind == quiz::Kind::sectors && !v.correct)
-      out << "\n" << course::sim::draw(*inst.access, *inst.result, options.color);
-    right += v.correct;
-    if (question.kind == quiz::Kind::prediction && v.value) {
-      progress.set_prediction(lesson.id, question.id, question.measured_lesson,
-                              question.measured_step, *v.value, when);
-      noted.push_back(
-          {question.id, question.measured_lesson + "." + question.measured_step, *v.value});
-    }
+  const bool prediction = question.kind == quiz::Kind::prediction;
+  const double measured =
+      prediction ? progress_.fraction(question.measured_lesson, question.measured_step) : -1;
+  std::optional<quiz::Verdict> v;
+  if (interactive_) {
+    v = read_interactively(inst, k, measured);
+    if (!v) return false;
+  } else {
+    out_ << "> " << answers_[k] << "\n";
+    v = quiz::check(inst, answers_[k], measured);
   }
+  out_ << "  " << label(*v) << "\n" << wrap(v->explanation, 4);
+  if (inst.illustrate && !v->correct) out_ << "\n" << inst.illustrate(options_.color);
+  right_ += v->correct;
+  if (prediction && v->value) {
+    progress_.set_prediction(lesson_.id, question.id, question.measured_lesson,
+                             question.measured_step, *v->value, when_);
+    noted_.push_back({question.measured_lesson + "." + question.measured_step, *v->value});
+  }
+  return true;
+}
 
-  progress.set_quiz_score(lesson.id, right, scored, when);
-  const auto record = progress.quiz_score(lesson.id);
-  const int pct = scored > 0 ? (100 * right + scored / 2) / scored : 100;
-  out << "\n"
-      << paint(fmt::format("Score: {}/{} ({}%)", right, scored, pct),
-               right == scored ? "1;32" : "1")
-      << ".";
+// Reads lines until one is an answer; no value at end of input.
+std::optional<quiz::Verdict> Attempt::read_interactively(const quiz::Instance& inst, std::size_t k,
+                                                         double measured) {
+  for (;;) {
+    out_ << "> " << std::flush;
+    std::string line;
+    if (!options_.in || !std::getline(*options_.in, line)) {
+      out_ << fmt::format("\nQuiz stopped at question {} of {} (end of input): nothing recorded.\n",
+                          k + 1, quiz_.questions.size());
+      return std::nullopt;
+    }
+    if (trim(line).empty()) {
+      out_ << "  type an answer, or - to skip\n";
+      continue;
+    }
+    quiz::Verdict v = quiz::check(inst, line, measured);
+    if (v.understood) return v;
+    out_ << "  " << v.problem << "\n";
+  }
+}
+
+std::string Attempt::label(const quiz::Verdict& v) const {
+  if (!v.scored) return v.value ? paint_("• noted", "36") : paint_("– no estimate", "33");
+  if (v.correct) return paint_("✓ right", "32");
+  if (v.skipped) return paint_("– skipped", "33");
+  return paint_("✗ wrong", "31");
+}
+
+// The score, recorded with the best attempt so far, and the predictions kept.
+void Attempt::summarize() {
+  const int scored = quiz_.scored_count();
+  progress_.set_quiz_score(lesson_.id, right_, scored, when_);
+  const auto record = progress_.quiz_score(lesson_.id);
+  const int pct = scored > 0 ? (100 * right_ + scored / 2) / scored : 100;
+  out_ << "\n"
+       << paint_(fmt::format("Score: {}/{} ({}%)", right_, scored, pct),
+                 right_ == scored ? "1;32" : "1")
+       << ".";
   if (record && record->attempts > 1)
-    out << fmt::format(" Best so far: {}/{}, over {} attempts.", record->best_score,
-                       record->best_total, record->attempts);
-  out << "\n";
-  if (!noted.empty()) {
+    out_ << fmt::format(" Best so far: {}/{}, over {} attempts.", record->best_score,
+                        record->best_total, record->attempts);
+  out_ << "\n";
+  if (!noted_.empty()) {
     std::string list;
-    for (const Noted& p : noted)
+    for (const Noted& p : noted_)
       list += fmt::format("{}{} {}%", list.empty() ? "" : ", ", p.step,
                           course::quiz::format_number(p.percent));
-    out << wrap(fmt::format("Your predictions ({}) are kept; the quiz compares them with your "
-                            "measured fractions once you have graded those steps.",
-                            list),
-                0);
+    out_ << wrap(fmt::format("Your predictions ({}) are kept; the quiz compares them with your "
+                             "measured fractions once you have graded those steps.",
+                             list),
+                 0);
   }
-  if (!progress.save()) err << "grader quiz: could not save the score to the progress file\n";
-  return course::kExitOk;
+  if (!progress_.save()) err_ << "grader quiz: could not save the score to the progress file\n";
+}
+
+}  // namespace
+
+int run_quiz_file(const course::Manifest& manifest, const course::Lesson& lesson,
+                  const std::string& quiz_path, const QuizCommandOptions& options,
+                  driver::Progress& progress) {
+  return Attempt(lesson, options, progress).run(manifest, quiz_path);
 }
 
 }  // namespace driver

@@ -30,10 +30,10 @@ struct QuizCommandOptions {
   std::ostream* out = &std::cout;
 };
 
-/// Runs the quiz of the lesson named by `lesson_spec` ("07_transpose", "07", "7", "transpose").
-/// Interactive when `options.answers_file` and `options.answers` are both empty: each question is
-/// asked and one line read from `options.in` (an unreadable answer is asked again; end of input
-/// stops the quiz without recording it). Non-interactive otherwise: exactly one answer per
+/// Runs the quiz of the lesson named by `lesson_spec` (its id, number or name, as resolve() reads
+/// them). Interactive when `options.answers_file` and `options.answers` are both empty: each
+/// question is asked and one line read from `options.in` (an unreadable answer is asked again; end
+/// of input stops the quiz without recording it). Non-interactive otherwise: exactly one answer per
 /// question, an unreadable one counts as wrong. Each answer is checked and explained; at the end
 /// the score (predictions excluded) is printed and stored with Progress::set_quiz_score, the
 /// estimates with Progress::set_prediction, and the progress file saved.

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <sstream>
 #include <thread>
 
 #include <fmt/format.h>
@@ -32,6 +33,81 @@ std::map<std::string, fs::file_time_type> stamps(const fs::path& dir) {
 
 }  // namespace
 
+namespace {
+
+std::string first_line(const std::string& text) {
+  return text.substr(0, text.find('\n'));
+}
+
+// The newest commit of HEAD's history that changed a course-owned file of the lesson other than
+// its stub: lessons/<id>/, solutions/<id>/ or grader/lessons/<id>/ (hidden tests and wrong
+// kernels). Students commit their work in exercises/ only, so this commit is the course's, and the
+// stub as of it is the one this checkout shipped: a course commit that changed the stub's kernels
+// also changed the header, launchers or tests beside it. "" when there is none.
+std::string course_commit(const std::string& source_dir, const std::string& id) {
+  const Captured c = run_capture({"git", "-C", source_dir, "log", "-1", "--format=%H", "HEAD", "--",
+                                  "lessons/" + id, "solutions/" + id, "grader/lessons/" + id});
+  return c.exit_code == 0 ? first_line(c.output) : "";
+}
+
+// The stub's files (exercises/<id>/*) as of `commit`, by file name; false when git cannot show one.
+bool shipped_stub(const std::string& source_dir, const std::string& commit, const std::string& id,
+                  std::map<std::string, std::string>& files) {
+  const std::string folder = "exercises/" + id + "/";
+  const Captured listed =
+      run_capture({"git", "-C", source_dir, "ls-tree", "--name-only", commit, folder});
+  if (listed.exit_code != 0) return false;
+  std::istringstream names(listed.output);
+  for (std::string path; std::getline(names, path);) {
+    if (path.empty()) continue;
+    const Captured c = run_capture({"git", "-C", source_dir, "show", commit + ":" + path});
+    if (c.exit_code != 0) return false;
+    files[fs::path(path).filename().string()] = c.output;
+  }
+  return !files.empty();
+}
+
+// Asks for a typed "yes" unless --yes; returns the exit code when not confirmed, or -1.
+int confirm(const ResetOptions& o) {
+  if (o.yes) return -1;
+  if (!o.interactive) {
+    *o.out << "Not confirmed: run it in a terminal, or add --yes. Nothing was changed.\n";
+    return 2;
+  }
+  *o.out << "Type yes to reset: " << std::flush;
+  std::string answer;
+  std::getline(*o.in, answer);
+  if (answer == "yes") return -1;
+  *o.out << "Not confirmed. Nothing was changed.\n";
+  return 0;
+}
+
+// Copies each student file about to be replaced to `backup` (never overwriting a backup); false
+// with a message when one cannot be saved.
+bool back_up(const fs::path& dir, const std::map<std::string, std::string>& replaced,
+             const fs::path& backup, std::map<std::string, fs::path>& saved, std::ostream& out) {
+  char stamp[32];
+  const std::time_t now = std::time(nullptr);
+  std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", std::localtime(&now));
+  std::error_code ec;
+  fs::create_directories(backup, ec);
+  for (const auto& [file, content] : replaced) {
+    if (!fs::exists(dir / file)) continue;  // nothing of the student's to keep
+    fs::path to = backup / (file + "." + stamp);
+    for (int n = 1; fs::exists(to); ++n) to = backup / fmt::format("{}.{}-{}", file, stamp, n);
+    fs::copy_file(dir / file, to, ec);  // never overwrites: `to` is new
+    if (ec) {
+      out << fmt::format("grader reset: could not back up {} to {} ({}). Nothing was changed.\n",
+                         file, to.string(), ec.message());
+      return false;
+    }
+    saved[file] = to;
+  }
+  return true;
+}
+
+}  // namespace
+
 int run_reset(const course::Lesson& lesson, const std::string& source_dir,
               const std::string& state_dir, const ResetOptions& o) {
   std::ostream& out = *o.out;
@@ -43,74 +119,39 @@ int run_reset(const course::Lesson& lesson, const std::string& source_dir,
         source_dir, lesson.id);
     return 2;
   }
-  // The course's files are the ones solutions/ mirrors; anything else in the folder is the
-  // student's own and is left alone. Each is restored as the commit that added it shipped it
-  // (students commit their work, so HEAD may hold their version, not the stub).
-  std::map<std::string, std::string> pristine;  // file -> original content, where it differs
-  for (const auto& [file, stamp] : stamps(fs::path(source_dir) / "solutions" / lesson.id)) {
-    const std::string rel = "exercises/" + lesson.id + "/" + file;
-    const Captured added =
-        run_capture({"git", "-C", source_dir, "log", "--diff-filter=A", "--format=%H", "--", rel});
-    std::string commit = added.output;
-    while (!commit.empty() && commit.back() == '\n') commit.pop_back();
-    if (const auto nl = commit.rfind('\n'); nl != std::string::npos) commit = commit.substr(nl + 1);
-    const Captured c = run_capture({"git", "-C", source_dir, "show", commit + ":" + rel});
-    if (commit.empty() || c.exit_code != 0) {
-      out << fmt::format(
-          "grader reset: the course's git history has no original {}. Nothing was "
-          "changed.\n",
-          rel);
-      return 5;
-    }
-    if (!fs::exists(dir / file) ||
-        c.output != course::read_text((dir / file).string()).value_or(""))
-      pristine[file] = c.output;
+  const std::string commit = course_commit(source_dir, lesson.id);
+  std::map<std::string, std::string> shipped;
+  if (commit.empty() || !shipped_stub(source_dir, commit, lesson.id, shipped)) {
+    out << fmt::format(
+        "grader reset: the course's git history has no stub of {} (exercises/{}/ in the last "
+        "commit of lessons/{}/). Nothing was changed.\n",
+        lesson.id, lesson.id, lesson.id);
+    return 5;
   }
-  if (pristine.empty()) {
+  // Only the stub's own files: anything else in the folder is the student's and stays.
+  std::map<std::string, std::string> replaced;
+  for (const auto& [file, content] : shipped)
+    if (course::read_text((dir / file).string()) != content) replaced[file] = content;
+  if (replaced.empty()) {
     out << fmt::format(
         "{}: every stub file is already as the course shipped it; nothing to reset.\n", lesson.id);
     return 0;
   }
-  out << fmt::format("This replaces your work in exercises/{}/ with the original stub:\n",
-                     lesson.id);
-  for (const auto& [file, content] : pristine)
+  out << fmt::format(
+      "This replaces your work in exercises/{}/ with the stub as this checkout "
+      "of the course shipped it (commit {}):\n",
+      lesson.id, commit.substr(0, 12));
+  for (const auto& [file, content] : replaced)
     out << "  " << file << (fs::exists(dir / file) ? "" : "  (missing: it will be recreated)")
         << "\n";
   const fs::path backup = fs::path(state_dir) / "backup" / lesson.id;
   out << fmt::format("A copy of each file goes to {}/ first.\n", backup.string());
-  if (!o.yes) {
-    if (!o.interactive) {
-      out << "Not confirmed: run it in a terminal, or add --yes. Nothing was changed.\n";
-      return 2;
-    }
-    out << "Type yes to reset: " << std::flush;
-    std::string answer;
-    std::getline(*o.in, answer);
-    if (answer != "yes") {
-      out << "Not confirmed. Nothing was changed.\n";
-      return 0;
-    }
-  }
-  char stamp[32];
-  const std::time_t now = std::time(nullptr);
-  std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", std::localtime(&now));
-  std::error_code ec;
-  fs::create_directories(backup, ec);
+  if (const int rc = confirm(o); rc >= 0) return rc;
   std::map<std::string, fs::path> saved;
-  for (const auto& [file, content] : pristine) {
-    if (!fs::exists(dir / file)) continue;  // nothing of the student's to keep
-    fs::path to = backup / (file + "." + stamp);
-    for (int n = 1; fs::exists(to); ++n) to = backup / fmt::format("{}.{}-{}", file, stamp, n);
-    fs::copy_file(dir / file, to, ec);  // never overwrites: `to` is new
-    if (ec) {
-      out << fmt::format("grader reset: could not back up {} to {} ({}). Nothing was changed.\n",
-                         file, to.string(), ec.message());
-      return 5;
-    }
-    saved[file] = to;
-  }
+  if (!back_up(dir, replaced, backup, saved, out)) return 5;
+  std::error_code ec;
   fs::create_directories(dir, ec);
-  for (const auto& [file, content] : pristine) {
+  for (const auto& [file, content] : replaced) {
     std::ofstream(dir / file, std::ios::binary | std::ios::trunc) << content;
     out << fmt::format("restored {}{}\n", (dir / file).string(),
                        saved.count(file) ? "  (your version: " + saved[file].string() + ")" : "");

@@ -16,12 +16,17 @@ struct ResetOptions {
   bool interactive = true;  ///< stdin is a terminal: asking is possible
 };
 
-/// Restores the lesson's stub files (the names solutions/<id>/ mirrors) as the course first
-/// shipped them (the git commit that added each), after the student confirms, keeping each
-/// current file in <state>/backup/<id>/<file>.<timestamp>[-n] (never overwritten). The student's
-/// own extra files are left alone. Never overwrites without a "yes" (typed, or --yes). Returns 0
-/// done, declined, or nothing to do; 2 without a terminal and without --yes, or outside a git
-/// checkout; 5 when the course's history lacks the original.
+/// Restores the lesson's stub files as this checkout of the course shipped them, after the
+/// student confirms. "Shipped" is the stub as of the newest commit in HEAD's history that changed
+/// a course-owned file of the lesson besides the stub (lessons/<id>/, solutions/<id>/,
+/// grader/lessons/<id>/): students commit their work in exercises/ only, so
+/// that commit is the course's, with or without an upstream, in a fork, a clone or a copy of a
+/// template repository, and however many commits of their own sit on top. The stub's files are
+/// exercises/<id>/* of that commit; other files in the folder are the student's and stay. A file
+/// already equal to the stub is left alone (and said so). Each file replaced is first copied to
+/// <state>/backup/<id>/<file>.<timestamp>[-n] (never overwritten). Never writes without a "yes"
+/// (typed, or --yes). Returns 0 done, declined, or nothing to do; 2 without a terminal and
+/// without --yes, or outside a git checkout; 5 when the history has no stub for the lesson.
 int run_reset(const course::Lesson& lesson, const std::string& source_dir,
               const std::string& state_dir, const ResetOptions& options);
 

@@ -2,10 +2,12 @@
 #include <gtest/gtest.h>
 
 #include "course/profile.hpp"
+#include "kernel_metrics_fixture.hpp"
 
 namespace {
 
 using course::profile::KernelMetrics;
+using test_fixture::metrics;
 
 // The shape of `ncu --import R --csv --page details`: one row per kernel and metric.
 std::string csv_for(const std::string& kernel, const std::string& id,
@@ -29,21 +31,21 @@ const std::string kHeader =
 TEST(ProfileCsv, ParsesKernelsInOrderWithThousandsSeparators) {
   const std::string csv =
       kHeader +
-      csv_for("transpose::transpose_naive(const float *, float *, int, int)", "0",
+      csv_for("lesson::kernel_naive(const float *, float *, int, int)", "0",
               {{"gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed", "91.5"},
                {"sm__throughput.avg.pct_of_peak_sustained_elapsed", "20.1"},
                {"l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", "67,108,864"},
                {"l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", "2,097,152"},
                {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "8,388,608"},
                {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "2,097,152"}}) +
-      csv_for("transpose::transpose_tiled_padded(const float *, float *, int, int)", "1",
+      csv_for("lesson::kernel_tiled_padded(const float *, float *, int, int)", "1",
               {{"gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed", "88"}});
   const auto k = course::profile::parse_ncu_csv(csv);
   ASSERT_EQ(k.size(), 2u);
-  EXPECT_EQ(k[0].kernel, "transpose_naive");
+  EXPECT_EQ(k[0].kernel, "kernel_naive");
   EXPECT_DOUBLE_EQ(k[0].st_sectors_per_request(), 32.0);
   EXPECT_DOUBLE_EQ(k[0].ld_sectors_per_request(), 4.0);
-  EXPECT_EQ(k[1].kernel, "transpose_tiled_padded");
+  EXPECT_EQ(k[1].kernel, "kernel_tiled_padded");
   EXPECT_DOUBLE_EQ(k[1].memory_pct, 88);
   EXPECT_LT(k[1].compute_pct, 0);  // not reported stays negative
 }
@@ -52,49 +54,48 @@ TEST(ProfileCsv, RejectsTextWithoutHeader) {
   EXPECT_THROW(course::profile::parse_ncu_csv("==ERROR== ERR_NVGPUCTRPERM\n"), std::runtime_error);
 }
 
-KernelMetrics metrics(double mem, double sm, double ld_spr, double st_spr, double conflicts,
-                      double shared_ld) {
-  KernelMetrics m;
-  m.kernel = "k";
-  m.memory_pct = mem;
-  m.compute_pct = sm;
-  m.ld_requests = m.st_requests = 100;
-  m.ld_sectors = 100 * ld_spr;
-  m.st_sectors = 100 * st_spr;
-  m.bank_conflicts_ld = conflicts;
-  m.bank_conflicts_st = 0;
-  m.shared_ld_instructions = shared_ld;
-  m.occupancy_pct = 80;
-  return m;
-}
+// A lesson that registered no advice: the generic verdicts.
+const char* const kNoAdvice = "99_no_such_lesson";
 
 TEST(Verdict, NamesLimiterTwoMetricsAndNextExperiment) {
-  const std::string naive = course::profile::verdict_line(metrics(92, 20, 4, 32, 0, 0));
-  EXPECT_EQ(
-      naive.rfind(
-          "k is memory-bound because Memory Throughput is 92% of peak against 20% for Compute (SM)",
-          0),
-      0u)
-      << naive;
-  EXPECT_NE(naive.find("stores take 32.0 sectors per request"), std::string::npos) << naive;
-  EXPECT_NE(naive.find("the next experiment would be to stage a tile in shared memory"),
-            std::string::npos);
+  using course::profile::verdict_line;
+  const std::string strided_stores = verdict_line(metrics(92, 20, 4, 32, 0, 0), kNoAdvice);
+  EXPECT_EQ(strided_stores.rfind("k is memory-bound because Memory Throughput is 92% of peak "
+                                 "against 20% for Compute (SM)",
+                                 0),
+            0u)
+      << strided_stores;
+  EXPECT_NE(strided_stores.find("stores take 32.0 sectors per request"), std::string::npos)
+      << strided_stores;
+  EXPECT_NE(strided_stores.find("the next experiment would be to make its stores coalesced"),
+            std::string::npos)
+      << strided_stores;
 
-  const std::string aos = course::profile::verdict_line(metrics(78, 10, 24, 24, 0, 0));
-  EXPECT_NE(aos.find("loads take 24.0 and its stores 24.0 sectors per request"), std::string::npos)
-      << aos;
-  EXPECT_NE(aos.find("structure of arrays"), std::string::npos) << aos;
+  const std::string both = verdict_line(metrics(78, 10, 24, 24, 0, 0), kNoAdvice);
+  EXPECT_NE(both.find("loads take 24.0 and its stores 24.0 sectors per request"), std::string::npos)
+      << both;
+  EXPECT_NE(both.find("in both the loads and the stores"), std::string::npos) << both;
 
-  const std::string unpadded = course::profile::verdict_line(metrics(55, 40, 4, 4, 31000, 1000));
-  EXPECT_NE(unpadded.find("latency-bound"), std::string::npos) << unpadded;
-  EXPECT_NE(unpadded.find("31.0 extra wavefronts per load"), std::string::npos) << unpadded;
-  EXPECT_NE(unpadded.find("pad the shared tile"), std::string::npos);
+  const std::string conflicted = verdict_line(metrics(55, 40, 4, 4, 31000, 1000), kNoAdvice);
+  EXPECT_NE(conflicted.find("latency-bound"), std::string::npos) << conflicted;
+  EXPECT_NE(conflicted.find("31.0 extra wavefronts per load"), std::string::npos) << conflicted;
+  EXPECT_NE(conflicted.find("hit different banks"), std::string::npos) << conflicted;
 
-  const std::string padded = course::profile::verdict_line(metrics(90, 30, 4, 4, 10, 1000));
-  EXPECT_NE(padded.find("memory-bound"), std::string::npos);
-  EXPECT_NE(padded.find("the next experiment would be none at this geometry"), std::string::npos)
-      << padded;
-  EXPECT_EQ(padded.back(), '.');
+  const std::string coalesced = verdict_line(metrics(90, 30, 4, 4, 10, 1000), kNoAdvice);
+  EXPECT_NE(coalesced.find("memory-bound"), std::string::npos);
+  EXPECT_NE(coalesced.find("the next experiment would be none at this geometry"), std::string::npos)
+      << coalesced;
+  EXPECT_EQ(coalesced.back(), '.');
+}
+
+// The generic advice names no lesson's remedy: those come from the lessons' folders.
+TEST(Verdict, GenericAdviceNamesNoLessonsRemedy) {
+  for (const KernelMetrics& m : {metrics(92, 20, 4, 32, 0, 0), metrics(78, 10, 24, 24, 0, 0),
+                                 metrics(55, 40, 4, 4, 31000, 1000)}) {
+    const std::string line = course::profile::verdict_line(m, kNoAdvice);
+    for (const char* remedy : {"[32][33]", "structure of arrays", "shared tile", "tile in shared"})
+      EXPECT_EQ(line.find(remedy), std::string::npos) << line;
+  }
 }
 
 TEST(Verdict, LimiterRules) {

@@ -7,9 +7,11 @@
 #include <set>
 #include <sstream>
 #include <thread>
+#include <vector>
 
 #include "course/manifest.hpp"
 #include "progress.hpp"
+#include "test_dir.hpp"
 #include "workflow.hpp"
 
 namespace {
@@ -19,23 +21,36 @@ namespace fs = std::filesystem;
 class Workflow : public ::testing::Test {
  protected:
   void SetUp() override {
-    root_ = fs::temp_directory_path() /
-            ("grader-workflow-" + std::to_string(::getpid()) + "-" +
-             ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(root_);
-    fs::create_directories(root_ / "exercises" / "07_transpose");
-    fs::create_directories(root_ / "solutions" / "07_transpose");  // names the course's files
-    std::ofstream(root_ / "solutions" / "07_transpose" / "transpose.cu") << "// solution\n";
+    root_ = test_fixture::fresh_test_dir("workflow");
+    fs::create_directories(root_ / "exercises" / "42_lesson");
+    fs::create_directories(root_ / "solutions" / "42_lesson");
+    fs::create_directories(root_ / "lessons" / "42_lesson");
+    std::ofstream(root_ / "solutions" / "42_lesson" / "kernels.cu") << "// solution\n";
+    std::ofstream(root_ / "lessons" / "42_lesson" / "kernels.cuh") << "// one kernel\n";
     write("// the original stub\n");
-    const std::string git = "git -C " + root_.string() + " ";
-    ASSERT_EQ(std::system((git + "init -q && " + git + "add -A && " + git +
-                           "-c user.name=t -c user.email=t@t commit -qm stub")
+    ASSERT_EQ(std::system((git("init -q") + " && " + git("add -A") + " && " +
+                           git("-c user.name=t -c user.email=t@t commit -qm stub"))
                               .c_str()),
               0);
-    lesson_.id = "07_transpose";
+    lesson_.id = "42_lesson";
   }
   void TearDown() override { fs::remove_all(root_); }
-  fs::path file() const { return root_ / "exercises" / "07_transpose" / "transpose.cu"; }
+  fs::path file() const { return root_ / "exercises" / "42_lesson" / "kernels.cu"; }
+  std::string git(const std::string& args) const { return "git -C " + root_.string() + " " + args; }
+  // A later course commit extends the stub, and (as such commits do) the lesson's header.
+  void ship_second_version() {
+    write(kSecondStub);
+    std::ofstream(root_ / "lessons" / "42_lesson" / "kernels.cuh") << "// two kernels\n";
+    ASSERT_EQ(std::system((git("add -A") + " && " +
+                           git("-c user.name=c -c user.email=c@c commit -qm 'a second kernel'"))
+                              .c_str()),
+              0);
+  }
+  void student_commits(const std::string& text) {
+    write(text);
+    ASSERT_EQ(std::system(git("-c user.name=s -c user.email=s@s commit -qam work").c_str()), 0);
+  }
+  static constexpr const char* kSecondStub = "// the original stub\n// and a second kernel\n";
   void write(const std::string& text) { std::ofstream(file()) << text; }
   std::string read() const {
     std::ifstream in(file());
@@ -74,7 +89,7 @@ TEST_F(Workflow, ResetRestoresAndBacksUp) {
   EXPECT_EQ(reset("yes\n", false, true), 0);
   EXPECT_EQ(read(), "// the original stub\n");
   int backups = 0;
-  for (const auto& e : fs::directory_iterator(root_ / ".grader" / "backup" / "07_transpose")) {
+  for (const auto& e : fs::directory_iterator(root_ / ".grader" / "backup" / "42_lesson")) {
     ++backups;
     std::ifstream in(e.path());
     std::stringstream s;
@@ -85,20 +100,48 @@ TEST_F(Workflow, ResetRestoresAndBacksUp) {
 }
 
 TEST_F(Workflow, ResetRestoresTheShippedStubNotTheStudentsLastCommit) {
-  write("// my committed work\n");
-  const std::string git = "git -C " + root_.string() + " ";
-  ASSERT_EQ(std::system((git + "-c user.name=s -c user.email=s@s commit -qam work").c_str()), 0);
+  student_commits("// my committed work\n");
   write("// more work\n");
   EXPECT_EQ(reset("", true, false), 0);
   EXPECT_EQ(read(), "// the original stub\n");
 }
 
+// The stub of this checkout, not the first one ever committed: that one lacks the later kernels,
+// and the lesson would no longer link.
+TEST_F(Workflow, ResetRestoresTheStubOfThisCheckoutNotTheFirstOne) {
+  ship_second_version();
+  write("// my work\n");
+  std::string said;
+  EXPECT_EQ(reset("", true, false, &said), 0);
+  EXPECT_EQ(read(), kSecondStub);
+  EXPECT_NE(said.find("as this checkout of the course shipped it (commit "), std::string::npos)
+      << said;
+}
+
+TEST_F(Workflow, ResetFindsTheStubOfThisCheckoutUnderTheStudentsCommits) {
+  ship_second_version();
+  student_commits("// my committed work\n");
+  student_commits("// more committed work\n");
+  write("// and more\n");
+  EXPECT_EQ(reset("", true, false), 0);
+  EXPECT_EQ(read(), kSecondStub);
+}
+
+TEST_F(Workflow, ResetOfAnUntouchedLaterStubChangesNothing) {
+  ship_second_version();
+  std::string said;
+  EXPECT_EQ(reset("", true, false, &said), 0);
+  EXPECT_NE(said.find("already as the course shipped it"), std::string::npos) << said;
+  EXPECT_EQ(read(), kSecondStub);
+  EXPECT_FALSE(fs::exists(root_ / ".grader" / "backup"));
+}
+
 TEST_F(Workflow, ResetRecreatesADeletedStubAndLeavesExtraFilesAlone) {
   fs::remove(file());
-  std::ofstream(root_ / "exercises" / "07_transpose" / "helper.cuh") << "// mine\n";
+  std::ofstream(root_ / "exercises" / "42_lesson" / "helper.cuh") << "// mine\n";
   EXPECT_EQ(reset("", true, false), 0);
   EXPECT_EQ(read(), "// the original stub\n");
-  EXPECT_TRUE(fs::exists(root_ / "exercises" / "07_transpose" / "helper.cuh"));
+  EXPECT_TRUE(fs::exists(root_ / "exercises" / "42_lesson" / "helper.cuh"));
 }
 
 TEST_F(Workflow, TwoResetsInOneSecondKeepBothBackups) {
@@ -107,7 +150,7 @@ TEST_F(Workflow, TwoResetsInOneSecondKeepBothBackups) {
   write("// work B\n");
   EXPECT_EQ(reset("", true, false), 0);
   std::set<std::string> kept;
-  for (const auto& e : fs::directory_iterator(root_ / ".grader" / "backup" / "07_transpose")) {
+  for (const auto& e : fs::directory_iterator(root_ / ".grader" / "backup" / "42_lesson")) {
     std::ifstream in(e.path());
     std::stringstream s;
     s << in.rdbuf();
@@ -165,7 +208,7 @@ TEST(ProgressUpdate, RecordsOnlyTheStudentsGradedSteps) {
   driver::Progress progress(p.string());
   EXPECT_FALSE(fs::exists(p));  // reading creates nothing
   course::LessonReport l;
-  l.id = "07_transpose";
+  l.id = "42_lesson";
   l.status = "pass";
   course::StepReport naive;
   naive.name = "naive";
@@ -173,18 +216,89 @@ TEST(ProgressUpdate, RecordsOnlyTheStudentsGradedSteps) {
   l.steps = {naive};
   l.variant = "solution";
   EXPECT_FALSE(progress.update(l, "t1"));
-  EXPECT_FALSE(progress.step_passed("07_transpose", "naive"));
+  EXPECT_FALSE(progress.step_passed("42_lesson", "naive"));
   l.variant = "";
   course::LessonReport no_gpu = l;
   no_gpu.status = "no_gpu";
   no_gpu.steps.clear();
   EXPECT_FALSE(progress.update(no_gpu, "t1"));
   EXPECT_TRUE(progress.update(l, "t2"));
-  EXPECT_TRUE(progress.step_passed("07_transpose", "naive"));
+  EXPECT_TRUE(progress.step_passed("42_lesson", "naive"));
   EXPECT_FALSE(fs::exists(p));  // nothing is written until save()
   ASSERT_TRUE(progress.save());
-  EXPECT_TRUE(driver::Progress(p.string()).step_passed("07_transpose", "naive"));
+  EXPECT_TRUE(driver::Progress(p.string()).step_passed("42_lesson", "naive"));
   fs::remove(p);
+}
+
+}  // namespace
+
+namespace {
+
+class ProgressFile : public ::testing::Test {
+ protected:
+  void SetUp() override { dir_ = test_fixture::fresh_test_dir("progress"); }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string path() const { return (dir_ / "progress.json").string(); }
+  std::vector<fs::path> kept() const {
+    std::vector<fs::path> out;
+    for (const auto& e : fs::directory_iterator(dir_))
+      if (e.path().filename().string().rfind("progress.json.corrupt-", 0) == 0)
+        out.push_back(e.path());
+    return out;
+  }
+  fs::path dir_;
+};
+
+// A corrupt progress file used to be replaced without a word: the student's record was gone.
+TEST_F(ProgressFile, ACorruptFileIsKeptAsideAndSaid) {
+  for (const std::string corrupt : {"{\"lessons\": {\"x\": ", "[1, 2]", "{\"lessons\": 3}"}) {
+    SCOPED_TRACE(corrupt);
+    for (const fs::path& p : kept()) fs::remove(p);
+    std::ofstream(path()) << corrupt;
+    driver::Progress progress(path());
+    ASSERT_EQ(kept().size(), 1u);
+    std::ifstream in(kept()[0]);
+    EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), corrupt);
+    EXPECT_NE(progress.warning().find("it was kept as " + kept()[0].string()), std::string::npos)
+        << progress.warning();
+    EXPECT_FALSE(fs::exists(path()));
+    progress.set_hints_seen("42_lesson", "step", 1);
+    ASSERT_TRUE(progress.save());
+    EXPECT_EQ(driver::Progress(path()).hints_seen("42_lesson", "step"), 1);
+    EXPECT_EQ(driver::Progress(path()).warning(), "");
+    fs::remove(path());
+  }
+}
+
+TEST_F(ProgressFile, AMissingOrValidFileNeedsNoWord) {
+  EXPECT_EQ(driver::Progress(path()).warning(), "");
+  std::ofstream(path()) << "{\"lessons\": {}}";
+  EXPECT_EQ(driver::Progress(path()).warning(), "");
+  EXPECT_TRUE(kept().empty());
+}
+
+}  // namespace
+
+namespace {
+
+// The course map shows each lesson's best quiz score (the README said so; it never did).
+TEST(CourseMap, ShowsTheBestQuizScore) {
+  const course::Manifest m = course::Manifest::load(COURSE_SOURCE_DIR "/lessons/course.json");
+  const course::Lesson* ready = nullptr;
+  for (const course::Lesson& l : m.lessons)
+    if (l.ready() && !ready) ready = &l;
+  ASSERT_TRUE(ready);
+  const fs::path p =
+      fs::temp_directory_path() / ("grader-map-" + std::to_string(::getpid()) + ".json");
+  fs::remove(p);
+  driver::Progress progress(p.string());
+  EXPECT_EQ(driver::course_map(m, progress, false, "grader").find("quiz "), std::string::npos);
+  progress.set_quiz_score(ready->id, 7, 9, "t1");
+  progress.set_quiz_score(ready->id, 2, 9, "t2");
+  const std::string map = driver::course_map(m, progress, false, "grader");
+  const std::string line =
+      map.substr(map.find(ready->id), map.find('\n', map.find(ready->id)) - map.find(ready->id));
+  EXPECT_NE(line.find("· quiz 7/9"), std::string::npos) << map;
 }
 
 }  // namespace

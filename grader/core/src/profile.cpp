@@ -1,5 +1,7 @@
 #include "course/profile.hpp"
 
+#include "course/extensions.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -72,7 +74,7 @@ double number(std::string s) {
   }
 }
 
-// "transpose::transpose_naive(const float *, float *, int, int)" -> "transpose_naive"
+// "ns::kernel_name(const float *, float *, int, int)" -> "kernel_name"
 std::string short_name(const std::string& full) {
   std::string s = full.substr(0, full.find('('));
   if (const auto colons = s.rfind("::"); colons != std::string::npos) s = s.substr(colons + 2);
@@ -152,60 +154,67 @@ std::string limiter(const KernelMetrics& m) {
   return "latency";
 }
 
-std::string verdict_line(const KernelMetrics& m) {
+bool loads_strided(const KernelMetrics& m) {
+  return m.ld_sectors_per_request() > kStridedSectorsPerRequest;
+}
+
+bool stores_strided(const KernelMetrics& m) {
+  return m.st_sectors_per_request() > kStridedSectorsPerRequest;
+}
+
+double conflicts_per_shared_load(const KernelMetrics& m) {
+  return m.shared_ld_instructions > 0 ? m.bank_conflicts_ld / m.shared_ld_instructions : 0;
+}
+
+Advice generic_advice(const KernelMetrics& m) {
   const double ld = m.ld_sectors_per_request(), st = m.st_sectors_per_request();
   const double conflicts = std::max(0.0, m.bank_conflicts_ld) + std::max(0.0, m.bank_conflicts_st);
-  const double per_load =
-      m.shared_ld_instructions > 0 ? m.bank_conflicts_ld / m.shared_ld_instructions : 0;
+  const double per_load = conflicts_per_shared_load(m);
+  if (loads_strided(m) && stores_strided(m))
+    return {fmt::format("its global loads take {:.1f} and its stores {:.1f} sectors per request (4 "
+                        "is ideal for floats)",
+                        ld, st),
+            "to make neighbouring lanes touch neighbouring addresses in both the loads and the "
+            "stores (another data layout, or another mapping of lanes to elements)"};
+  if (loads_strided(m) || stores_strided(m)) {
+    const bool stores = st > ld;
+    return {fmt::format("its global {} take {:.1f} sectors per request (4 is ideal for floats)",
+                        stores ? "stores" : "loads", stores ? st : ld),
+            fmt::format("to make its {} coalesced as well: neighbouring lanes on neighbouring "
+                        "addresses (remap the lanes, or stage the data on chip)",
+                        stores ? "stores" : "loads")};
+  }
+  if (per_load > 1)
+    return {fmt::format("its shared loads see {:.0f} bank conflicts, {:.1f} extra wavefronts per "
+                        "load instruction, while global accesses are coalesced ({:.1f} and {:.1f} "
+                        "sectors per request)",
+                        conflicts, per_load, ld, st),
+            "to change the shared-memory layout or access order so that the lanes of a warp hit "
+            "different banks"};
   const std::string bound = limiter(m);
+  if (bound == "memory")
+    return {fmt::format("global accesses are coalesced ({:.1f} sectors per load request, {:.1f} "
+                        "per store request) and bank conflicts are negligible ({:.0f})",
+                        ld, st, conflicts),
+            "none at this geometry: it moves its bytes near the copy rate, so only moving fewer "
+            "bytes would help (fuse it with its producer or consumer)"};
+  if (bound == "latency")
+    return {fmt::format("achieved occupancy is {:.0f}% with coalesced accesses ({:.1f}/{:.1f} "
+                        "sectors per request)",
+                        m.occupancy_pct, ld, st),
+            "to put more bytes in flight per thread (more elements per thread, or 16-byte vector "
+            "loads)"};
+  return {fmt::format("achieved occupancy is {:.0f}%", m.occupancy_pct),
+          "to spend fewer instructions per byte (simpler index arithmetic, vector accesses)"};
+}
+
+std::string verdict_line(const KernelMetrics& m, const std::string& lesson) {
   const std::string sol =
       fmt::format("Memory Throughput is {:.0f}% of peak against {:.0f}% for Compute (SM)",
                   m.memory_pct, m.compute_pct);
-  std::string evidence, next;
-  if (st > 8 && ld > 8) {
-    // Both sides strided: the layout itself spreads a warp's fields (array of structures).
-    evidence = fmt::format(
-        "its global loads take {:.1f} and its stores {:.1f} sectors per request (4 is ideal for "
-        "floats)",
-        ld, st);
-    next =
-        "to change the data layout so that neighbouring lanes touch neighbouring addresses "
-        "(a structure of arrays)";
-  } else if (st > 8 || ld > 8) {
-    // One side strided, the other coalesced: a transpose-like access; turn it on chip.
-    const bool stores = st > ld;
-    evidence = fmt::format("its global {} take {:.1f} sectors per request (4 is ideal for floats)",
-                           stores ? "stores" : "loads", stores ? st : ld);
-    next = "to stage a tile in shared memory so that both the loads and the stores are coalesced";
-  } else if (per_load > 1) {
-    evidence = fmt::format(
-        "its shared loads see {:.0f} bank conflicts, {:.1f} extra wavefronts per load "
-        "instruction, while global accesses are coalesced ({:.1f} and {:.1f} sectors per request)",
-        conflicts, per_load, ld, st);
-    next =
-        "to pad the shared tile by one column ([32][33]) so a column read hits 32 different banks";
-  } else if (bound == "memory") {
-    evidence = fmt::format(
-        "global accesses are coalesced ({:.1f} sectors per load request, {:.1f} per store "
-        "request) and bank conflicts are negligible ({:.0f})",
-        ld, st, conflicts);
-    next =
-        "none at this geometry: it moves its bytes near the copy rate, so only moving fewer bytes "
-        "would help "
-        "(fuse it with its producer or consumer)";
-  } else if (bound == "latency") {
-    evidence = fmt::format(
-        "achieved occupancy is {:.0f}% with coalesced accesses ({:.1f}/{:.1f} sectors per request)",
-        m.occupancy_pct, ld, st);
-    next =
-        "to put more bytes in flight per thread (more elements per thread, or 16-byte vector "
-        "loads)";
-  } else {
-    evidence = fmt::format("achieved occupancy is {:.0f}%", m.occupancy_pct);
-    next = "to spend fewer instructions per byte (simpler index arithmetic, vector accesses)";
-  }
+  const Advice advice = ext::lesson_advice(lesson, m).value_or(generic_advice(m));
   return fmt::format("{} is {}-bound because {}; {}; the next experiment would be {}.", m.kernel,
-                     bound, sol, evidence, next);
+                     limiter(m), sol, advice.evidence, advice.next);
 }
 
 std::string metrics_table(const std::vector<KernelMetrics>& kernels) {

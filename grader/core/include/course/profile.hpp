@@ -44,8 +44,35 @@ std::vector<KernelMetrics> parse_ncu_csv(const std::string& csv);
 /// (both low means the limiter is latency, not a roof: Lab 02 pitfall 3).
 std::string limiter(const KernelMetrics& m);
 
-/// The verdict line in the lab's format, with two metrics as evidence and a next experiment.
-std::string verdict_line(const KernelMetrics& m);
+/// Sectors per request above which a global access counts as strided: more than twice the 4 of
+/// a warp's coalesced float access.
+constexpr double kStridedSectorsPerRequest = 8;
+
+/// True when the kernel's global loads are strided (ld_sectors_per_request() above
+/// kStridedSectorsPerRequest).
+bool loads_strided(const KernelMetrics& m);
+/// True when the kernel's global stores are strided.
+bool stores_strided(const KernelMetrics& m);
+/// Shared-memory bank conflicts of loads per shared load instruction (the extra wavefronts each
+/// one costs); 0 when the kernel has no shared loads.
+double conflicts_per_shared_load(const KernelMetrics& m);
+
+/// The second half of a verdict line: the evidence (metrics that show the limiter) and the next
+/// experiment, in the lab's words: "...; EVIDENCE; the next experiment would be NEXT."
+struct Advice {
+  std::string evidence;  ///< e.g. "its global stores take 32.0 sectors per request (...)"
+  std::string next;      ///< e.g. "to stage a tile in shared memory so that ..."
+};
+
+/// Advice that holds for any lesson: strided global accesses, then shared-memory bank
+/// conflicts, then the limiter (memory: nothing left at this geometry; latency: more bytes in
+/// flight; compute: fewer instructions per byte). Lessons refine it (course/extensions.hpp).
+Advice generic_advice(const KernelMetrics& m);
+
+/// The verdict line in the lab's format, with two metrics as evidence and a next experiment:
+/// the advice `lesson` registered for these metrics (course/extensions.hpp), else
+/// generic_advice().
+std::string verdict_line(const KernelMetrics& m, const std::string& lesson);
 
 /// A Markdown table of the metrics, one row per kernel.
 std::string metrics_table(const std::vector<KernelMetrics>& kernels);

@@ -1,12 +1,14 @@
-#include "course/sim.hpp"
+#include "sim.hpp"
 
 #include <fmt/format.h>
+
+#include "course/quiz.hpp"
 
 #include <algorithm>
 #include <stdexcept>
 #include <utility>
 
-namespace course::sim {
+namespace coalescing::sim {
 
 namespace {
 
@@ -234,10 +236,7 @@ Result simulate(const Access& a) {
 }
 
 std::string percent(double efficiency) {
-  std::string s = fmt::format("{:.1f}", efficiency * 100.0);
-  if (efficiency < 1.0 && s == "100.0") s = "99.9";
-  if (s.size() > 2 && s.compare(s.size() - 2, 2, ".0") == 0) s.resize(s.size() - 2);
-  return s + "%";
+  return course::quiz::format_percent(efficiency * 100.0);
 }
 
 std::string draw(const Access& a, const Result& r, bool color) {
@@ -329,4 +328,4 @@ std::string sweep(const Access& base, const std::vector<long long>& strides) {
   return out;
 }
 
-}  // namespace course::sim
+}  // namespace coalescing::sim

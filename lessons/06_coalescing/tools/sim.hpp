@@ -1,8 +1,9 @@
 /// @file sim.hpp
-/// @brief The coalescing simulator behind `grader sim` (lesson 06): the sector model of one warp
-/// load. Given how the lanes of a warp index an array (stride, offset, element width), it works
-/// out which 32-byte sectors and 128-byte lines the load touches, how many bytes the memory system
-/// moves for it and how many of those bytes the warp asked for.
+/// @brief The coalescing simulator behind `grader sim` (this lesson's tool, registered from
+/// sim_tool.cpp): the sector model of one warp load. Given how the lanes of a warp index an array
+/// (stride, offset, element width), it works out which 32-byte sectors and 128-byte lines the load
+/// touches, how many bytes the memory system moves for it and how many of those bytes the warp
+/// asked for.
 ///
 /// Units: all sizes and addresses are in bytes, counted from a 128-byte aligned base (address 0).
 /// A *sector* is a 32-byte aligned block, sector k = bytes [32k, 32k + 32); a *line* is a 128-byte
@@ -16,8 +17,10 @@
 #include <string>
 #include <vector>
 
+namespace coalescing {  // the lesson's namespace (coalescing.cuh)
+
 /// The coalescing simulator: the sector model of one warp request.
-namespace course::sim {
+namespace sim {
 
 constexpr int kWarpSize = 32;     ///< threads (lanes) in a warp
 constexpr int kSectorBytes = 32;  ///< bytes in a sector, the unit device memory is moved in
@@ -93,4 +96,5 @@ std::string sweep(const Access& base, const std::vector<long long>& strides);
 /// "16.7%". Never rounds a value below 1 up to "100%".
 std::string percent(double efficiency);
 
-}  // namespace course::sim
+}  // namespace sim
+}  // namespace coalescing

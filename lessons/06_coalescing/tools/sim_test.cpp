@@ -1,6 +1,7 @@
-// The sector model of `grader sim` (lesson 06). The numbers pinned here are the lesson's own:
-// a sector is 32 bytes, a line 128 bytes, and a warp request moves 32 bytes per distinct sector.
-#include "course/sim.hpp"
+// The sector model of `grader sim` (this lesson's tool). The numbers pinned here are the lesson's
+// own: a sector is 32 bytes, a line 128 bytes, and a warp request moves 32 bytes per distinct
+// sector.
+#include "sim.hpp"
 
 #include <gtest/gtest.h>
 
@@ -11,14 +12,14 @@
 
 namespace {
 
-using course::sim::Access;
-using course::sim::draw;
-using course::sim::percent;
-using course::sim::Result;
-using course::sim::simulate;
-using course::sim::simulate_addresses;
-using course::sim::sweep;
-using course::sim::validate;
+using coalescing::sim::Access;
+using coalescing::sim::draw;
+using coalescing::sim::percent;
+using coalescing::sim::Result;
+using coalescing::sim::simulate;
+using coalescing::sim::simulate_addresses;
+using coalescing::sim::sweep;
+using coalescing::sim::validate;
 
 using Indices = std::vector<unsigned long long>;
 
@@ -246,8 +247,8 @@ TEST(SimSectors, AddressModelRejectsBadInput) {
   EXPECT_THROW(simulate_addresses({}, 4), std::invalid_argument);
   EXPECT_THROW(simulate_addresses(Indices(33, 0), 4), std::invalid_argument);
   EXPECT_THROW(simulate_addresses({0}, 3), std::invalid_argument);
-  EXPECT_THROW(simulate_addresses({course::sim::kAddressLimit - 2}, 4), std::invalid_argument);
-  EXPECT_NO_THROW(simulate_addresses({course::sim::kAddressLimit - 4}, 4));
+  EXPECT_THROW(simulate_addresses({coalescing::sim::kAddressLimit - 2}, 4), std::invalid_argument);
+  EXPECT_NO_THROW(simulate_addresses({coalescing::sim::kAddressLimit - 4}, 4));
 }
 
 TEST(SimValidate, AcceptsTheDefaultsAndEveryWidth) {
@@ -277,7 +278,7 @@ TEST(SimValidate, RejectsBadParametersWithAOneLineMessage) {
 }
 
 TEST(SimValidate, RejectsAddressesBeyondTheModelledRange) {
-  const long long elements = static_cast<long long>(course::sim::kAddressLimit / 4);
+  const long long elements = static_cast<long long>(coalescing::sim::kAddressLimit / 4);
   EXPECT_EQ(validate(access(0, elements - 1)), "");
   EXPECT_NE(validate(access(0, elements)), "");
   const long long max_stride = (elements - 1) / 31;
@@ -360,7 +361,7 @@ TEST(SimDraw, BroadcastSaysSo) {
 }
 
 TEST(SimDraw, EveryLineFitsEightyColumns) {
-  const long long huge = static_cast<long long>((course::sim::kAddressLimit / 16 - 1) / 31);
+  const long long huge = static_cast<long long>((coalescing::sim::kAddressLimit / 16 - 1) / 31);
   const std::vector<Access> cases = {
       access(1),
       access(2),

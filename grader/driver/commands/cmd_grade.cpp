@@ -1,0 +1,124 @@
+// `grader LESSON[.STEP] ...` and `grader --all`: grade, print the report, write the
+// machine-readable files, record progress. Without a lesson: the course map (cmd_map.cpp).
+#include <fstream>
+
+#include <fmt/format.h>
+
+#include "command.hpp"
+#include "course/config.hpp"
+#include "course/report.hpp"
+#include "course/text_file.hpp"
+#include "progress.hpp"
+#include "selection.hpp"
+
+namespace driver::cli {
+
+namespace {
+
+class Grade : public Command {
+ public:
+  void add_to(CLI::App& app, SharedOptions& shared) override {
+    app_ = &app;
+    app.add_option("lessons", targets_,
+                   "LESSON or LESSON.STEP to grade (a lesson id, number or name)");
+    app.add_flag("--all", all_, "grade every lesson that is ready");
+    app.add_flag("--json", shared.json,
+                 "print the report as JSON (format documented in README.md)");
+    app.add_option("--junit", junit_path_, "also write the report as JUnit XML to this file");
+    app.add_option("--gradescope", gradescope_path_,
+                   "also write Gradescope results.json to this file");
+    add_run_options(app, shared);
+    app.add_option(
+        "--variant", shared.variant,
+        "instructors: grade a build variant (solution, stub, or a wrong kernel; needs the "
+        "test configuration)");
+    app.add_flag("--sanitize", sanitize_,
+                 "run under compute-sanitizer instead of timing (small shapes, untimed)");
+    app.add_option("--sanitize-tools", sanitize_tools_,
+                   "tools for --sanitize, comma-separated (default memcheck,racecheck,synccheck)")
+        ->delimiter(',')
+        ->check(CLI::IsMember({"memcheck", "racecheck", "synccheck", "initcheck"}));
+  }
+  bool chosen() const override { return true; }  // the fallback: runs when no subcommand did
+  int run(Context& context) override;
+
+ private:
+  int check_output_files(const Context& context) const;
+  int write_output_files(const Context& context, const course::Report& report) const;
+
+  CLI::App* app_ = nullptr;
+  std::vector<std::string> targets_;
+  bool all_ = false, sanitize_ = false;
+  std::string junit_path_, gradescope_path_;
+  std::vector<std::string> sanitize_tools_ = {"memcheck", "racecheck", "synccheck"};
+};
+
+int Grade::run(Context& context) {
+  const SharedOptions& shared = context.shared;
+  if (targets_.empty() && !all_) return show_course_map(context);
+  if (!shared.variant.empty() && !course::config::kDevTargets)
+    return context.usage_error("grader",
+                               "--variant needs the test configuration (cmake --preset test)");
+  std::vector<course::Selection> selections;
+  try {
+    selections = select_lessons(context.manifest, targets_, all_, context.self);
+  } catch (const course::UsageError& e) {
+    return context.usage_error("grader", e.what());
+  }
+  // Check the output files before spending GPU time: a typo in a path must not cost the run.
+  if (const int rc = check_output_files(context); rc != course::kExitOk) return rc;
+
+  course::Report report;
+  report.grader_version = course::config::kVersion;
+  report.course_version = context.manifest.version;
+  report.configuration = course::config::kSolutions ? "solutions" : "exercises";
+  const GradeOptions g = context.grade_options();
+  const bool sanitizing = sanitize_ || app_->count("--sanitize-tools") > 0;
+  for (const course::Selection& sel : selections)  // without a GPU each lesson is still built
+    report.lessons.push_back(sanitizing ? sanitize(sel, g, sanitize_tools_, report.device)
+                                        : grade(sel, g, report.device));
+  // The file is written only when a lesson was recorded: a --variant run (never recorded), an
+  // untimed --sanitize run (says nothing about the gates) or a lesson that graded no step leaves
+  // it as it was, and does not create it.
+  bool recorded = false;
+  if (!sanitizing)
+    for (const course::LessonReport& r : report.lessons)
+      recorded |= context.progress.update(r, now_iso());
+  if (recorded) context.save_progress();
+
+  if (shared.json)
+    fmt::print("{}\n", course::to_json(report).dump(2));
+  else
+    fmt::print("{}", course::to_text(
+                         report, course::TextOptions{context.color, shared.verbose, context.self}));
+  if (const int rc = write_output_files(context, report); rc != course::kExitOk) return rc;
+  return report.exit_code();
+}
+
+int Grade::check_output_files(const Context& context) const {
+  for (const std::string* path : {&junit_path_, &gradescope_path_})
+    if (!path->empty() && !std::ofstream(*path))
+      return context.usage_error("grader", fmt::format("cannot write {}", *path));
+  return course::kExitOk;
+}
+
+// After the report: on stderr only, so that --json's stdout stays one JSON object.
+int Grade::write_output_files(const Context& context, const course::Report& report) const {
+  std::string failed;
+  if (!junit_path_.empty() && !course::write_text_atomically(junit_path_, course::to_junit(report)))
+    failed = junit_path_;
+  const std::string plain = course::to_text(report, course::TextOptions{false, true, context.self});
+  if (failed.empty() && !gradescope_path_.empty() &&
+      !course::write_text_atomically(gradescope_path_,
+                                     course::to_gradescope(report, plain).dump(2) + "\n"))
+    failed = gradescope_path_;
+  if (failed.empty()) return course::kExitOk;
+  fmt::print(stderr, "grader: cannot write {}\n", failed);
+  return course::kExitUsage;
+}
+
+const CommandRegistrar registrar{{"", 0, true, [] { return std::make_unique<Grade>(); }}};
+
+}  // namespace
+
+}  // namespace driver::cli

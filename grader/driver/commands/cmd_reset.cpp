@@ -1,0 +1,39 @@
+// `grader reset LESSON`: restore a lesson's stub as the course shipped it (workflow.hpp).
+#include <unistd.h>
+
+#include "command.hpp"
+#include "course/config.hpp"
+#include "course/report.hpp"
+#include "workflow.hpp"
+
+namespace driver::cli {
+
+namespace {
+
+class Reset : public Subcommand {
+ public:
+  void add_to(CLI::App& parent, SharedOptions& shared) override {
+    app_ = parent.add_subcommand("reset", "restore a lesson's stub (asks first, keeps a backup)");
+    app_->add_option("lesson", target_, "LESSON")->required();
+    app_->add_flag("--yes", yes_, "do not ask for confirmation");
+    add_color_option(*app_, shared);
+  }
+  int run(Context& context) override {
+    const std::optional<course::Selection> sel = context.resolve("grader reset", target_);
+    if (!sel) return course::kExitUsage;
+    ResetOptions options;
+    options.yes = yes_;
+    options.interactive = isatty(STDIN_FILENO);
+    return run_reset(*sel->lesson, course::config::kSourceDir, context.state_dir, options);
+  }
+
+ private:
+  std::string target_;
+  bool yes_ = false;
+};
+
+const CommandRegistrar registrar{{"", 40, false, [] { return std::make_unique<Reset>(); }}};
+
+}  // namespace
+
+}  // namespace driver::cli

@@ -1,0 +1,141 @@
+// What `grader dev check` verifies without a GPU besides the manifest and the layout: quizzes
+// (valid, every written answer pinned), hints (three distinct tiers) and the README's course map
+// (generated from the manifest). The real course must pass all three.
+#include "course_checks.hpp"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "course/text_file.hpp"
+#include "quiz_fixture.hpp"
+#include "readme_map.hpp"
+#include "test_dir.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using test_fixture::contains;
+
+std::string joined(const std::vector<std::string>& lines) {
+  std::string out;
+  for (const std::string& l : lines) out += l + "\n";
+  return out;
+}
+
+TEST(CourseChecks, TheRealCoursePasses) {
+  const course::Manifest m = test_fixture::manifest();
+  EXPECT_EQ(joined(driver::quiz_problems(m, COURSE_SOURCE_DIR)), "");
+  EXPECT_EQ(joined(driver::hint_problems(m)), "");
+}
+
+// The README's course map is the manifest's: edit lessons/course.json, then run
+// `grader dev readme --write README.md`.
+TEST(CourseChecks, TheReadmesCourseMapIsCurrent) {
+  EXPECT_EQ(joined(driver::readme_problems(test_fixture::manifest(), COURSE_SOURCE_DIR,
+                                           COURSE_SOURCE_DIR "/README.md")),
+            "");
+}
+
+TEST(CourseChecks, PinsAreFoundByTheirText) {
+  const auto pins = driver::pinned_question_ids(R"(
+QUIZ_CHOICE("a-choice", q) { return 0; }
+QUIZ_NUMERIC( "a-number" ) { return 1; }
+// QUIZ_NUMERIC("commented-out") { return 2; }
+static double helper();  // QUIZ_CHOICE("after-code", q)
+)");
+  EXPECT_EQ(pins,
+            (std::map<std::string, std::string>{{"a-choice", "choice"}, {"a-number", "numeric"}}));
+}
+
+class CourseChecksOnACopy : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    root_ = test_fixture::fresh_test_dir("checks");
+    fs::create_directories(root_ / "lessons" / "42_answer");
+    course::Lesson l;
+    l.id = "42_answer";
+    l.title = "The answer";
+    l.summary = "Everything | more";
+    l.status = "ready";
+    course::Step step;
+    step.name = "only";
+    step.hints = {"Nudge.", "Idea.", "Change."};
+    l.steps.push_back(step);
+    manifest_.lessons.push_back(l);
+  }
+  void TearDown() override { fs::remove_all(root_); }
+  void write(const std::string& rel, const std::string& text) {
+    std::ofstream(root_ / rel) << text;
+  }
+  std::string problems() { return joined(driver::quiz_problems(manifest_, root_.string())); }
+
+  fs::path root_;
+  course::Manifest manifest_;
+};
+
+TEST_F(CourseChecksOnACopy, QuizzesMustExistParseAndBePinned) {
+  EXPECT_TRUE(contains(problems(), "lessons/42_answer/quiz.json (the self-check quiz) is missing"));
+  write("lessons/42_answer/quiz.json", test_fixture::quiz_text(R"(
+      {"id": "pick", "kind": "choice", "prompt": "P", "choices": ["x", "x"], "answer": "e",
+       "explain": "E"})",
+                                                               "42_answer"));
+  EXPECT_TRUE(contains(problems(), "choice \"x\" appears twice")) << problems();
+  EXPECT_TRUE(contains(problems(), "\"answer\" must be the letter of a choice")) << problems();
+  write("lessons/42_answer/quiz.json", test_fixture::quiz_text(R"(
+      {"id": "pick", "kind": "choice", "prompt": "P", "choices": ["x", "y"], "answer": "b",
+       "explain": "E"},
+      {"id": "count", "kind": "numeric", "prompt": "P", "answer": 3, "explain": "E"})",
+                                                               "42_answer"));
+  EXPECT_TRUE(contains(problems(), "choice question \"pick\" has no pin")) << problems();
+  EXPECT_TRUE(contains(problems(), "numeric question \"count\" has no pin")) << problems();
+  write("lessons/42_answer/quiz_test.cpp",
+        "QUIZ_CHOICE(\"pick\", q) { return 1; }\nQUIZ_CHOICE(\"count\", q) { return 0; }\n"
+        "QUIZ_NUMERIC(\"gone\") { return 0; }\n");
+  EXPECT_TRUE(contains(problems(), "pins numeric question \"count\" as choice")) << problems();
+  EXPECT_TRUE(contains(problems(), "pins \"gone\", which is no choice or numeric question"))
+      << problems();
+  EXPECT_FALSE(contains(problems(), "\"pick\"")) << problems();
+  write("lessons/42_answer/quiz_test.cpp",
+        "QUIZ_CHOICE(\"pick\", q) { return 1; }\nQUIZ_NUMERIC(\"count\") { return 3; }\n");
+  EXPECT_EQ(problems(), "");
+}
+
+TEST_F(CourseChecksOnACopy, HintsNeedThreeDistinctTiers) {
+  EXPECT_EQ(joined(driver::hint_problems(manifest_)), "");
+  manifest_.lessons[0].steps[0].hints = {"Nudge.", " nudge. ", ""};
+  const std::string p = joined(driver::hint_problems(manifest_));
+  EXPECT_TRUE(contains(p, "42_answer.only: hint tier 2 repeats an earlier tier")) << p;
+  EXPECT_TRUE(contains(p, "42_answer.only: hint tier 3 is empty")) << p;
+  manifest_.lessons[0].steps[0].hints = {"Nudge.", "Idea."};
+  EXPECT_TRUE(contains(joined(driver::hint_problems(manifest_)), "2 hint tiers; a step needs 3"));
+  manifest_.lessons[0].status = "planned";  // planned lessons need no hints yet
+  EXPECT_EQ(joined(driver::hint_problems(manifest_)), "");
+}
+
+TEST_F(CourseChecksOnACopy, AStaleCourseMapIsFoundAndRewritten) {
+  const std::string readme = (root_ / "README.md").string();
+  write("README.md", "# Course\n\nNo map here.\n");
+  EXPECT_TRUE(contains(joined(driver::readme_problems(manifest_, root_.string(), readme)),
+                       "has no course map block"));
+  EXPECT_TRUE(contains(driver::write_readme_course_map(manifest_, root_.string(), readme),
+                       "has no course map block"));
+  write("README.md",
+        "# Course\n\n<!-- course-map:begin -->\n| old |\n<!-- course-map:end -->\n\nAfter.\n");
+  EXPECT_TRUE(contains(joined(driver::readme_problems(manifest_, root_.string(), readme)),
+                       "is stale: run `grader dev readme --write"));
+  EXPECT_EQ(driver::write_readme_course_map(manifest_, root_.string(), readme), "");
+  EXPECT_EQ(joined(driver::readme_problems(manifest_, root_.string(), readme)), "");
+  const std::string text = course::read_text(readme).value_or("");
+  EXPECT_TRUE(contains(text,
+                       "| [42 The answer](lessons/42_answer/README.md) | Everything \\| "
+                       "more | ready |\n<!-- course-map:end -->\n\nAfter.\n"))
+      << text;
+  write("lessons/42_answer/quiz.json", "{}");
+  EXPECT_TRUE(contains(joined(driver::readme_problems(manifest_, root_.string(), readme)),
+                       "is stale"));  // now it has a quiz to link
+}
+
+}  // namespace
