@@ -40,8 +40,8 @@ TEST(DevNew, WritesASkeletonAndAReadyManifestEntry) {
   ASSERT_EQ(driver::dev_new("99_example", dir.string(), kTemplates.string(), out), 0) << out.str();
   for (const char* f : {"lessons/99_example/example.cuh", "lessons/99_example/launch.cu",
                         "lessons/99_example/README.md", "lessons/99_example/quiz.json",
-                        "exercises/99_example/example.cu", "solutions/99_example/example.cu",
-                        "grader/lessons/99_example/tests.cu",
+                        "lessons/99_example/quiz_test.cpp", "exercises/99_example/example.cu",
+                        "solutions/99_example/example.cu", "grader/lessons/99_example/tests.cu",
                         "grader/lessons/99_example/wrong/no_bounds_check.cu"}) {
     SCOPED_TRACE(f);
     const std::string text = read(dir / f);
