@@ -15,6 +15,7 @@
 #include <sstream>
 #include <thread>
 
+#include <cxxabi.h>
 #include <fmt/format.h>
 
 #include "course/config.hpp"
@@ -65,6 +66,12 @@ course::LessonReport labelled_report(const course::Lesson& lesson, const GradeOp
   return report;
 }
 
+std::string join(const std::vector<std::string>& v, const std::string& sep) {
+  std::string s;
+  for (const std::string& x : v) s += (s.empty() ? "" : sep) + x;
+  return s;
+}
+
 // grader-runs/ of the build tree: logs, reports and the locks.
 fs::path runs_dir(const GradeOptions& o) {
   return fs::path(o.binary_dir) / "grader-runs";
@@ -76,26 +83,61 @@ std::string target_name(const std::string& lesson, const std::string& variant) {
   return variant.empty() ? "grade_" + lesson : "grade_" + lesson + "__" + variant;
 }
 
+namespace {
+
+// The symbol of a linker's "undefined reference" line, demangled; "" for any other line. ld:
+// "...: undefined reference to `transpose::transpose_tiled(float const*, float*, int, int)'";
+// nvlink (-rdc): "nvlink error   : Undefined reference to '_Z9load_tilePKfi' in 'dev.o'".
+std::string undefined_symbol(const std::string& line) {
+  for (const std::string marker : {"undefined reference to `", "Undefined reference to '"}) {
+    const auto at = line.find(marker);
+    if (at == std::string::npos) continue;
+    const auto from = at + marker.size();
+    const auto to = line.find('\'', from);
+    if (to == std::string::npos) return "";
+    const std::string symbol = line.substr(from, to - from);
+    int status = -1;
+    char* plain = abi::__cxa_demangle(symbol.c_str(), nullptr, nullptr, &status);
+    const std::string out = status == 0 && plain ? plain : symbol;
+    std::free(plain);
+    return out;
+  }
+  return "";
+}
+
+}  // namespace
+
 std::string compiler_errors(const std::string& out, std::size_t max_lines) {
   std::vector<std::string> lines;
   std::istringstream in(out);
   for (std::string l; std::getline(in, l);) lines.push_back(l);
   std::vector<std::string> kept;
+  std::vector<std::string> missing;  // symbols the linker found no definition of
   std::size_t keep_after = 0;
   for (const std::string& l : lines) {
-    const bool err = l.find("error") != std::string::npos || l.find("Error") != std::string::npos;
+    const std::string symbol = undefined_symbol(l);
+    if (!symbol.empty() && std::find(missing.begin(), missing.end(), symbol) == missing.end())
+      missing.push_back(symbol);
+    // ld says where the reference is ("...o: in function `launch_transpose(...)':") just before.
+    const bool err = l.find("error") != std::string::npos || l.find("Error") != std::string::npos ||
+                     !symbol.empty() || l.find(": in function `") != std::string::npos;
     if (err) keep_after = 2;
     if (err || keep_after > 0) {
-      kept.push_back(l);
+      if (kept.size() < max_lines) kept.push_back(l);
       if (!err) --keep_after;
     }
-    if (kept.size() >= max_lines) break;
   }
   if (kept.empty()) {  // no recognizable error line: show the tail
     const std::size_t from = lines.size() > max_lines ? lines.size() - max_lines : 0;
     kept.assign(lines.begin() + static_cast<long>(from), lines.end());
   }
   std::string s;
+  if (!missing.empty()) {
+    s = "the link failed: a kernel the lesson's header declares is missing from your file: did "
+        "you delete or rename it? (Or a function you call is declared but never defined.) No "
+        "definition of:\n";
+    for (const std::string& m : missing) s += "  " + m + "\n";
+  }
   for (const std::string& l : kept) s += l + "\n";
   return s;
 }
@@ -139,16 +181,6 @@ std::vector<std::string> list_tests(const std::string& exe, const std::string& f
   }
   return tests;
 }
-
-namespace {
-
-std::string join(const std::vector<std::string>& v, const std::string& sep) {
-  std::string s;
-  for (const std::string& x : v) s += (s.empty() ? "" : sep) + x;
-  return s;
-}
-
-}  // namespace
 
 namespace {
 

@@ -13,7 +13,10 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <sstream>
 #include <thread>
+
+#include <fmt/format.h>
 
 #include "course/config.hpp"
 #include "course/manifest.hpp"
@@ -262,6 +265,63 @@ TEST(CompilerErrors, KeepsErrorLinesWithContext) {
   EXPECT_NE(kept.find("identifier \"tile\" is undefined"), std::string::npos);
   EXPECT_NE(kept.find("tile[0][0] = 1;"), std::string::npos);
   EXPECT_EQ(kept.find("Building CUDA object"), std::string::npos);
+}
+
+// Real linker output (grader/tests/data/link_errors/, made with nvcc 13): an empty stub used to
+// show only "collect2: error: ld returned 1 exit status".
+std::string link_log(const std::string& name) {
+  std::ifstream in(COURSE_SOURCE_DIR "/grader/tests/data/link_errors/" + name);
+  std::stringstream text;
+  text << in.rdbuf();
+  EXPECT_FALSE(text.str().empty()) << name;
+  return text.str();
+}
+
+TEST(CompilerErrors, AnEmptyStubNamesTheMissingKernels) {
+  // cmake --build (Ninja) of grade_07_transpose with every kernel deleted from the stub.
+  const std::string kept = driver::compiler_errors(link_log("ninja_empty_stub.txt"));
+  EXPECT_EQ(kept.rfind("the link failed: ", 0), 0u) << kept;
+  EXPECT_NE(kept.find("did you delete or rename it?"), std::string::npos) << kept;
+  for (const char* kernel : {"naive", "tiled", "tiled_padded", "tiled_cp_async", "padded_32x32"})
+    EXPECT_NE(kept.find(fmt::format("\n  transpose::transpose_{}(float const*, float*, int, int)\n",
+                                    kernel)),
+              std::string::npos)
+        << kernel << " is not named in:\n"
+        << kept;
+  EXPECT_NE(kept.find("undefined reference to `transpose::transpose_tiled(float const*, float*, "
+                      "int, int)'"),
+            std::string::npos)
+      << kept;
+  EXPECT_NE(kept.find("in function `transpose::launch_transpose("), std::string::npos) << kept;
+  EXPECT_NE(kept.find("collect2: error: ld returned 1 exit status"), std::string::npos);
+}
+
+TEST(CompilerErrors, LdUndefinedKernelAndHostFunction) {
+  for (const char* log : {"ld_undefined_kernel_and_host.txt", "ld_undefined_rdc.txt"}) {
+    const std::string kept = driver::compiler_errors(link_log(log));
+    EXPECT_NE(kept.find("No definition of:\n  transpose_tiled(float const*, float*, int, int)\n"
+                        "  host_helper(int)\n"),
+              std::string::npos)
+        << log << ":\n"
+        << kept;
+    EXPECT_NE(kept.find("undefined reference to `host_helper(int)'"), std::string::npos) << log;
+  }
+}
+
+TEST(CompilerErrors, NvlinkUndefinedDeviceFunctionIsDemangled) {
+  const std::string kept =
+      driver::compiler_errors(link_log("nvlink_undefined_device_function.txt"));
+  EXPECT_NE(kept.find("No definition of:\n  load_tile(float const*, int)\n"), std::string::npos)
+      << kept;
+  EXPECT_NE(kept.find("nvlink error   : Undefined reference to '_Z9load_tilePKfi' in 'dev.o'"),
+            std::string::npos)
+      << kept;
+}
+
+TEST(CompilerErrors, CompileErrorsGetNoLinkExplanation) {
+  const std::string kept = driver::compiler_errors(
+      "transpose.cu(20): error: identifier \"tile\" is undefined\n1 error detected\n");
+  EXPECT_EQ(kept.find("the link failed"), std::string::npos) << kept;
 }
 
 }  // namespace
