@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -184,11 +185,19 @@ std::vector<std::string> list_tests(const std::string& exe, const std::string& f
 
 namespace {
 
+// One hidden-test process of a run.
+struct ProcessRun {
+  std::uintmax_t log_from = 0, log_to = 0;  ///< its part of the run's log, in bytes
+  std::vector<std::string> tests;           ///< the tests it started, in order
+  std::string ended_on;  ///< the test whose sticky error, crash or hang ended it ("" = none)
+};
+
 // The hidden tests of one target, run to the end in watched processes.
 struct TestRun {
   std::vector<std::string> expected;  ///< every test the run should produce
   std::vector<TestRecord> records;
   std::string log_path;  ///< the processes' stdout and stderr
+  std::vector<ProcessRun> processes;
 };
 
 // Fills `report` with a non-pass status and returns false when the lesson cannot be graded here.
@@ -226,8 +235,149 @@ bool prepare(const course::Lesson& lesson, const GradeOptions& o, course::Lesson
   return true;
 }
 
-// Runs the tests of `steps`, a fresh process after every sticky error, crash or hang. Returns
-// false with `report` filled when there is no GPU, the GPU is too old, or the run broke down.
+// Fills `report` as "no usable GPU", with what the test process said.
+void no_gpu_report(const course::Lesson& lesson, const course::protocol::ChildLog& log,
+                   course::LessonReport& report) {
+  report.status = "no_gpu";
+  // cudaErrorInsufficientDriver is also what a machine with no NVIDIA driver at all reports.
+  const std::string driver_note =
+      log.no_gpu_reason.find("InsufficientDriver") != std::string::npos
+          ? " (no NVIDIA driver is loaded, or it is older than the CUDA toolkit used to build)"
+          : "";
+  report.message = fmt::format(
+      "no usable CUDA GPU: {}. Grading needs an NVIDIA GPU of compute capability {} or newer; "
+      "`grader`, `grader hint`, `grader quiz` and `grader sim` work without one",
+      (log.no_gpu_reason.empty() ? "the test process could not create a CUDA context"
+                                 : log.no_gpu_reason) +
+          driver_note,
+      lesson.min_cc.empty() ? "7.5" : lesson.min_cc);
+}
+
+std::uintmax_t size_of(const std::string& path) {
+  std::error_code ec;
+  const std::uintmax_t n = fs::file_size(path, ec);
+  return ec ? 0 : n;
+}
+
+// The bytes [from, to) of the file at `path`.
+std::string part_of(const std::string& path, std::uintmax_t from, std::uintmax_t to) {
+  const std::string text = course::read_text(path).value_or("");
+  if (from >= text.size() || to <= from) return "";
+  return text.substr(from, to - from);
+}
+
+// A hidden-test process under a wrapper (compute-sanitizer) wrote nothing, not even whether it
+// found a GPU: the wrapper failed before or around it. Runs the test binary once without the
+// wrapper and without any test, to tell "no usable GPU" (exit code 3, whatever the wrapper did)
+// from a wrapper that cannot run here ("unavailable"). Fills `report`; always returns false.
+bool wrapper_ran_nothing(const course::Lesson& lesson, const GradeOptions& o,
+                         const std::string& exe, const fs::path& run_dir, const ChildEnd& end,
+                         const std::string& wrapper_output, const std::string& log_path,
+                         course::LessonReport& report) {
+  WatchedChild probe;
+  probe.report_path = (run_dir / "probe.jsonl").string();
+  probe.log_path = (run_dir / "probe.log").string();
+  probe.argv = {exe,
+                "--report",
+                probe.report_path,
+                "--device",
+                std::to_string(o.device),
+                "--gtest_filter=-*"};  // no test: only the GPU check
+  probe.test_timeout = probe.idle_timeout = 60;
+  const ChildEnd probed = run_watched(probe);
+  const course::protocol::ChildLog log =
+      course::protocol::parse_log(course::read_text(probe.report_path).value_or(""));
+  if (log.no_gpu || (probed.exited && probed.code == course::protocol::kExitNoGpu)) {
+    no_gpu_report(lesson, log, report);
+    return false;
+  }
+  const SanitizerFindings said = sanitizer_findings(wrapper_output);
+  std::vector<std::string> lines(said.first_lines.begin(),
+                                 said.first_lines.begin() + static_cast<long>(std::min<std::size_t>(
+                                                                3, said.first_lines.size())));
+  report.status = "unavailable";
+  report.message =
+      fmt::format("{} did not run the hidden tests of {} ({}){}; its output is in {}",
+                  fs::path(o.wrapper.front()).filename().string(), lesson.id, describe(end),
+                  lines.empty() ? "" : ": " + join(lines, " / "), log_path);
+  return false;
+}
+
+// Seconds each step's tests spent hanging. A hung kernel costs --kernel-timeout (the harness gives
+// up on it and the test ends its process) and a hung test --timeout (the grader kills it), each
+// followed by a fresh process: once a step has spent GradeOptions::hang_budget that way, its
+// remaining tests are not run.
+class HangBudget {
+ public:
+  explicit HangBudget(const GradeOptions& o) : o_(o) {}
+  // Counts `r`, the test that ended its process, if it hung: the grader killed it, or it ran as
+  // long as the kernel timeout (the harness's wait gave up on a kernel).
+  void count(const TestRecord& r, bool killed_by_grader) {
+    const std::string step = course::protocol::step_of(r.name);
+    if (killed_by_grader)
+      hung_[step] += o_.test_timeout;
+    else if (r.ms >= 1000 * o_.kernel_timeout)
+      hung_[step] += r.ms / 1000;
+  }
+  bool spent(const std::string& test) const {
+    const auto it = hung_.find(course::protocol::step_of(test));
+    return it != hung_.end() && it->second >= o_.hang_budget;
+  }
+  std::string not_run_reason(const std::string& test) const {
+    return fmt::format(
+        "not run: this step's kernels already hung for {:.3g} s (the limit is {:.3g} s per "
+        "step); fix the hang first",
+        hung_.at(course::protocol::step_of(test)), o_.hang_budget);
+  }
+
+ private:
+  const GradeOptions& o_;
+  std::map<std::string, double> hung_;
+};
+
+// The watched process that runs `tests` of `exe`.
+WatchedChild test_process(const std::string& exe, const std::vector<std::string>& tests,
+                          const std::string& report_path, const std::string& log_path,
+                          const GradeOptions& o) {
+  WatchedChild child;
+  child.argv = o.wrapper;
+  for (const std::string& a : std::vector<std::string>{
+           exe, "--report", report_path, "--seed", std::to_string(o.seed), "--device",
+           std::to_string(o.device), "--kernel-timeout", fmt::format("{}", o.kernel_timeout),
+           "--gtest_filter=" + join(tests, ":")})
+    child.argv.push_back(a);
+  if (o.quick) child.argv.push_back("--quick");
+  child.report_path = report_path;
+  child.log_path = log_path;
+  child.test_timeout = o.test_timeout;
+  child.idle_timeout = std::max(60.0, o.test_timeout);
+  return child;
+}
+
+// The record of `test`, which started and never ended: it took its process down.
+TestRecord ended_mid_test(const std::string& test, const ChildEnd& end, const GradeOptions& o,
+                          const std::string& log_path) {
+  TestRecord r;
+  r.name = test;
+  if (end.timed_out) {
+    r.status = "timed_out";
+    r.failures.push_back(fmt::format(
+        "no result after {:.0f} s, so the grader stopped the test process. Likely cause: a "
+        "kernel that never finishes (a loop without exit, or a __syncthreads() that not every "
+        "thread reaches)",
+        o.test_timeout));
+  } else {
+    r.status = "crashed";
+    r.failures.push_back(
+        fmt::format("the test process ended in the middle of this test ({}); output in {}",
+                    describe(end), log_path));
+  }
+  return r;
+}
+
+// Runs the tests of `steps`, a fresh process after every sticky error, crash or hang, until each
+// test ran or its step spent its hang budget. Returns false with `report` filled when there is no
+// GPU, the GPU is too old, a wrapper cannot run here, or the run broke down.
 bool run_tests(const course::Lesson& lesson, const std::vector<const course::Step*>& steps,
                const GradeOptions& o, nlohmann::json& device, course::LessonReport& report,
                TestRun& run) {
@@ -251,45 +401,36 @@ bool run_tests(const course::Lesson& lesson, const std::vector<const course::Ste
   run.log_path = (run_dir / "tests.log").string();
 
   std::set<std::string> done;
-  for (int n = 0; done.size() < run.expected.size() && n <= static_cast<int>(run.expected.size());
-       ++n) {
+  HangBudget hangs(o);
+  for (int n = 0;; ++n) {
     std::vector<std::string> remaining;
     for (const std::string& t : run.expected)
-      if (!done.count(t)) remaining.push_back(t);
+      if (!done.count(t) && !hangs.spent(t)) remaining.push_back(t);
+    if (remaining.empty() || n > static_cast<int>(run.expected.size())) break;
     const std::string report_path = (run_dir / fmt::format("run-{}.jsonl", n)).string();
-    WatchedChild child;
-    child.argv = o.wrapper;
-    for (const std::string& a : std::vector<std::string>{
-             exe, "--report", report_path, "--seed", std::to_string(o.seed), "--device",
-             std::to_string(o.device), "--kernel-timeout", fmt::format("{}", o.kernel_timeout),
-             "--gtest_filter=" + join(remaining, ":")})
-      child.argv.push_back(a);
-    if (o.quick) child.argv.push_back("--quick");
-    child.report_path = report_path;
-    child.log_path = run.log_path;
-    child.test_timeout = o.test_timeout;
-    child.idle_timeout = std::max(60.0, o.test_timeout);
     if (o.progress)
       fmt::print(stderr, "running {} hidden test{} of {}{} ...\n", remaining.size(),
                  remaining.size() == 1 ? "" : "s", lesson.id, n ? " in a fresh process" : "");
-    const ChildEnd end = run_watched(child);
+    ProcessRun p;
+    p.log_from = size_of(run.log_path);
+    const ChildEnd end = run_watched(test_process(exe, remaining, report_path, run.log_path, o));
+    p.log_to = size_of(run.log_path);
     const course::protocol::ChildLog log =
         course::protocol::parse_log(course::read_text(report_path).value_or(""));
 
     if (log.no_gpu || (end.exited && end.code == course::protocol::kExitNoGpu)) {
-      report.status = "no_gpu";
-      // cudaErrorInsufficientDriver is also what a machine with no NVIDIA driver at all reports.
-      const std::string driver_note =
-          log.no_gpu_reason.find("InsufficientDriver") != std::string::npos
-              ? " (no NVIDIA driver is loaded, or it is older than the CUDA toolkit used to build)"
-              : "";
-      report.message = fmt::format(
-          "no usable CUDA GPU: {}. Grading needs an NVIDIA GPU of compute capability {} or newer; "
-          "`grader`, `grader hint`, `grader quiz` and `grader sim` work without one",
-          (log.no_gpu_reason.empty() ? "the test process could not create a CUDA context"
-                                     : log.no_gpu_reason) +
-              driver_note,
-          lesson.min_cc.empty() ? "7.5" : lesson.min_cc);
+      no_gpu_report(lesson, log, report);
+      return false;
+    }
+    if (log.device.is_null() && log.finished.empty() && log.running.empty()) {
+      if (!o.wrapper.empty())
+        return wrapper_ran_nothing(lesson, o, exe, run_dir, end,
+                                   part_of(run.log_path, p.log_from, p.log_to), run.log_path,
+                                   report);
+      report.status = "error";
+      report.message =
+          fmt::format("the hidden tests of {} ended without a report ({}); output in {}", lesson.id,
+                      describe(end), run.log_path);
       return false;
     }
     if (log.device.is_object()) device = log.device;
@@ -302,26 +443,20 @@ bool run_tests(const course::Lesson& lesson, const std::vector<const course::Ste
     for (const TestRecord& r : log.finished) {
       run.records.push_back(r);
       done.insert(r.name);
+      p.tests.push_back(r.name);
+      if (r.name == log.fatal_test) {  // a sticky error or a hung kernel ended the process
+        p.ended_on = r.name;
+        hangs.count(r, false);
+      }
     }
     if (!log.running.empty()) {  // started, never ended: this test took the process down
-      TestRecord r;
-      r.name = log.running;
-      if (end.timed_out) {
-        r.status = "timed_out";
-        r.failures.push_back(fmt::format(
-            "no result after {:.0f} s, so the grader stopped the test process. Likely cause: a "
-            "kernel that never finishes (a loop without exit, or a __syncthreads() that not every "
-            "thread reaches)",
-            o.test_timeout));
-      } else {
-        r.status = "crashed";
-        r.failures.push_back(
-            fmt::format("the test process ended in the middle of this test ({}); output in {}",
-                        describe(end), run.log_path));
-      }
-      run.records.push_back(r);
-      done.insert(r.name);
+      run.records.push_back(ended_mid_test(log.running, end, o, run.log_path));
+      done.insert(log.running);
+      p.tests.push_back(log.running);
+      p.ended_on = log.running;
+      hangs.count(run.records.back(), end.timed_out);
     }
+    run.processes.push_back(p);
     if (end.exited && (end.code == 0 || end.code == 1)) break;  // ran to its end
     if (log.running.empty() && log.finished.empty() && log.fatal_reason.empty()) {
       report.status = "error";
@@ -331,9 +466,15 @@ bool run_tests(const course::Lesson& lesson, const std::vector<const course::Ste
       return false;
     }
   }
-  // Anything still missing never ran (the loop gives up after one process per test).
+  // Anything still missing never ran: its step hung too long, or the loop gave up after one
+  // process per test.
   for (const std::string& t : run.expected)
-    if (!done.count(t)) run.records.push_back({t, "not_run", {"this test never ran"}, {}, 0});
+    if (!done.count(t))
+      run.records.push_back({t,
+                             "not_run",
+                             {hangs.spent(t) ? hangs.not_run_reason(t) : "this test never ran"},
+                             {},
+                             0});
   return true;
 }
 
@@ -359,22 +500,9 @@ void decide(const course::Lesson& lesson, const std::vector<const course::Step*>
 
 }  // namespace
 
-namespace {
-
-course::LessonReport grade_holding_lock(const course::Selection& sel, const GradeOptions& o,
-                                        nlohmann::json& device) {
-  course::LessonReport report;
-  if (!prepare(*sel.lesson, o, report)) return report;
-  const std::vector<const course::Step*> steps = selected_steps(sel);
-  TestRun run;
-  if (!run_tests(*sel.lesson, steps, o, device, report, run)) return report;
-  decide(*sel.lesson, steps, run, report);
-  return report;
-}
-
-}  // namespace
-
 std::string find_sanitizer() {
+  if (const char* chosen = std::getenv("GRADER_COMPUTE_SANITIZER"); chosen && *chosen)
+    return chosen;
   const fs::path next_to_nvcc =
       fs::path(course::config::kCudaCompiler).parent_path() / "compute-sanitizer";
   for (const fs::path& p : {next_to_nvcc, fs::path("/usr/local/cuda/bin/compute-sanitizer")})
@@ -382,6 +510,15 @@ std::string find_sanitizer() {
   const Captured which = run_capture({"sh", "-c", "command -v compute-sanitizer"});
   std::string path = which.output.substr(0, which.output.find('\n'));
   return which.exit_code == 0 ? path : "";
+}
+
+std::string usable_sanitizer(const GradeOptions& o, std::string& why) {
+  const std::string path = o.sanitizer.empty() ? find_sanitizer() : o.sanitizer;
+  if (!path.empty() && ::access(path.c_str(), X_OK) == 0) return path;
+  why = path.empty() ? "compute-sanitizer was not found (it ships with the CUDA toolkit, next to "
+                       "nvcc: put the toolkit's bin/ on PATH)"
+                     : fmt::format("compute-sanitizer {} is not an executable file", path);
+  return "";
 }
 
 SanitizerFindings sanitizer_findings(const std::string& log) {
@@ -410,18 +547,61 @@ SanitizerFindings sanitizer_findings(const std::string& log) {
 
 namespace {
 
+// The hidden tests under compute-sanitizer `tool`: small shapes (quick mode), untimed, no
+// rebuild, with time limits that allow for its slowdown.
+GradeOptions under_sanitizer(const GradeOptions& base, const std::string& sanitizer,
+                             const std::string& tool) {
+  GradeOptions o = base;
+  o.build = false;
+  o.quick = true;
+  o.kernel_timeout = std::max(o.kernel_timeout, 60.0);  // sanitizers slow kernels down a lot
+  o.test_timeout = std::max(o.test_timeout, 600.0);
+  o.wrapper = {sanitizer, "--tool", tool, "--error-exitcode", "97", "--print-limit", "10"};
+  if (tool == "racecheck") o.wrapper.insert(o.wrapper.end(), {"--racecheck-report", "all"});
+  // Red zones after every allocation: a read just past one buffer would otherwise land in the
+  // next one, which memcheck counts as valid memory.
+  if (tool == "memcheck") o.wrapper.insert(o.wrapper.end(), {"--padding", "4096"});
+  return o;
+}
+
+// compute-sanitizer `tool`'s verdict on `step` as one more test, "<step>/compute-sanitizer.<tool>":
+// passed when it found nothing; else failed, with the error count, `why` and its first lines.
+TestRecord tool_record(const std::string& step, const std::string& tool, const SanitizerFindings& f,
+                       const std::string& log_path, const std::string& why) {
+  TestRecord r;
+  r.name = step + "/compute-sanitizer." + tool;
+  r.status = f.errors == 0 ? "passed" : "failed";
+  if (f.errors == 0) return r;
+  std::string text = fmt::format("compute-sanitizer {} found {} error{} (full output: {}).{}", tool,
+                                 f.errors, f.errors == 1 ? "" : "s", log_path, why);
+  text += " Its first lines:";
+  for (const std::string& l : f.first_lines) text += "\n  " + l;
+  r.failures.push_back(text);
+  return r;
+}
+
+course::LessonReport grade_holding_lock(const course::Selection& sel, const GradeOptions& o,
+                                        nlohmann::json& device) {
+  course::LessonReport report;
+  if (!prepare(*sel.lesson, o, report)) return report;
+  const std::vector<const course::Step*> steps = selected_steps(sel);
+  TestRun run;
+  if (!run_tests(*sel.lesson, steps, o, device, report, run)) return report;
+  decide(*sel.lesson, steps, run, report);
+  return report;
+}
+
 course::LessonReport sanitize_holding_lock(const course::Selection& sel,
                                            const GradeOptions& options,
                                            const std::vector<std::string>& requested,
                                            nlohmann::json& device) {
   course::LessonReport report;
   if (!prepare(*sel.lesson, options, report)) return report;
-  const std::string sanitizer = options.sanitizer.empty() ? find_sanitizer() : options.sanitizer;
+  std::string why;
+  const std::string sanitizer = usable_sanitizer(options, why);
   if (sanitizer.empty()) {
     report.status = "unavailable";
-    report.message =
-        "compute-sanitizer was not found (it ships with the CUDA toolkit, next to "
-        "nvcc): put the toolkit's bin/ on PATH, or grade without --sanitize";
+    report.message = why + ", or grade without --sanitize";
     return report;
   }
   std::vector<std::string> tools;  // "memcheck,memcheck" runs it once: one test per tool
@@ -431,16 +611,7 @@ course::LessonReport sanitize_holding_lock(const course::Selection& sel,
   TestRun all;       // the quick correctness tests (from the first tool's run)
   TestRun findings;  // one test per tool and step, listed first: it says why the others failed
   for (std::size_t i = 0; i < tools.size(); ++i) {
-    GradeOptions o = options;
-    o.build = false;
-    o.quick = true;
-    o.kernel_timeout = std::max(o.kernel_timeout, 60.0);  // sanitizers slow kernels down a lot
-    o.test_timeout = std::max(o.test_timeout, 600.0);
-    o.wrapper = {sanitizer, "--tool", tools[i], "--error-exitcode", "97", "--print-limit", "10"};
-    if (tools[i] == "racecheck") o.wrapper.insert(o.wrapper.end(), {"--racecheck-report", "all"});
-    // Red zones after every allocation: a read just past one buffer would otherwise land in the
-    // next one, which memcheck counts as valid memory.
-    if (tools[i] == "memcheck") o.wrapper.insert(o.wrapper.end(), {"--padding", "4096"});
+    GradeOptions o = under_sanitizer(options, sanitizer, tools[i]);
     for (const course::Step* step : steps) {
       if (o.progress)
         fmt::print(stderr, "compute-sanitizer {} on {}.{} ...\n", tools[i], sel.lesson->id,
@@ -453,23 +624,15 @@ course::LessonReport sanitize_holding_lock(const course::Selection& sel,
         all.expected.insert(all.expected.end(), run.expected.begin(), run.expected.end());
         all.records.insert(all.records.end(), run.records.begin(), run.records.end());
       }
-      const SanitizerFindings f = sanitizer_findings(course::read_text(run.log_path).value_or(""));
-      TestRecord r;
-      r.name = step->name + "/compute-sanitizer." + tools[i];
-      r.status = f.errors == 0 ? "passed" : "failed";
-      if (f.errors) {
-        std::string text = fmt::format("compute-sanitizer {} found {} error{} (full output: {}).",
-                                       tools[i], f.errors, f.errors == 1 ? "" : "s", run.log_path);
-        // memcheck stops a kernel at its first bad access, so the tests whose kernel made one
-        // fail with cudaErrorLaunchFailure: say so, or the student chases the wrong symptom.
-        if (tools[i] == "memcheck")
-          text +=
-              " It stops a kernel at its first bad access, so a test that failed with "
-              "'unspecified launch failure' under --sanitize ran into one of these.";
-        text += " Its first lines:";
-        for (const std::string& l : f.first_lines) text += "\n  " + l;
-        r.failures.push_back(text);
-      }
+      // memcheck stops a kernel at its first bad access, so the tests whose kernel made one
+      // fail with cudaErrorLaunchFailure: say so, or the student chases the wrong symptom.
+      const TestRecord r = tool_record(
+          step->name, tools[i], sanitizer_findings(course::read_text(run.log_path).value_or("")),
+          run.log_path,
+          tools[i] == "memcheck"
+              ? " It stops a kernel at its first bad access, so a test that failed with "
+                "'unspecified launch failure' under --sanitize ran into one of these."
+              : "");
       findings.expected.push_back(r.name);
       findings.records.push_back(r);
     }
@@ -489,6 +652,7 @@ course::LessonReport sanitize_holding_lock(const course::Selection& sel,
           fmt::format("compute-sanitizer {} reported errors; {}", join(found, ", "), s.reason);
   }
   report.message = "compute-sanitizer run: small shapes only, not timed";
+  report.sanitize_tools = tools;
   return report;
 }
 

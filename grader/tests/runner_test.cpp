@@ -44,6 +44,13 @@ class Runner : public ::testing::Test {
     options_.test_timeout = 1.5;
     options_.progress = false;
   }
+  // Writes an executable shell script `name` in the test's folder.
+  fs::path stand_in(const std::string& name, const std::string& body) {
+    const fs::path path = dir_ / name;
+    std::ofstream(path) << "#!/bin/sh\n" << body;
+    fs::permissions(path, fs::perms::owner_all);
+    return path;
+  }
   void TearDown() override {
     fs::remove_all(dir_);
     unsetenv("FAKE_TESTS");
@@ -224,15 +231,14 @@ TEST_F(Runner, AnUnwritableBuildTreeIsAnErrorReportNotACrash) {
 TEST_F(Runner, SanitizerFindingsComeFirstAndKeepTheirLogs) {
   // A stand-in compute-sanitizer: skips its own options, runs the test process it wraps (the
   // first absolute path), then reports one error the way the real one ends its output.
-  const fs::path fake = dir_ / "compute-sanitizer";
-  std::ofstream(fake) << "#!/bin/sh\n"
-                         "while [ $# -gt 0 ]; do case \"$1\" in /*) break ;; esac; shift; done\n"
-                         "\"$@\"\n"
-                         "echo '========= Invalid __global__ read of size 16 bytes'\n"
-                         "echo '========= ERROR SUMMARY: 1 error'\n"
-                         "exit 97\n";
-  fs::permissions(fake, fs::perms::owner_all);
-  options_.sanitizer = fake.string();
+  options_.sanitizer = stand_in("always-finds",
+                                "while [ $# -gt 0 ]; do case \"$1\" in /*) break ;; esac; "
+                                "shift; done\n"
+                                "\"$@\"\n"
+                                "echo '========= Invalid __global__ read of size 16 bytes'\n"
+                                "echo '========= ERROR SUMMARY: 1 error'\n"
+                                "exit 97\n")
+                           .string();
   setenv("FAKE_TESTS", "naive/T.crash_a:naive/T.pass_b", 1);
   const course::Lesson* lesson = manifest_.find("07_transpose");
   nlohmann::json device;
@@ -265,6 +271,100 @@ TEST(CompilerErrors, KeepsErrorLinesWithContext) {
   EXPECT_NE(kept.find("identifier \"tile\" is undefined"), std::string::npos);
   EXPECT_NE(kept.find("tile[0][0] = 1;"), std::string::npos);
   EXPECT_EQ(kept.find("Building CUDA object"), std::string::npos);
+}
+
+// compute-sanitizer without a usable device prints its banner and exits without running the
+// tests. The grader read that as "no test ever ran" (exit 1); no usable GPU is exit 3, whatever
+// the wrapper does.
+constexpr const char* kSanitizerWithoutDevice =
+    "echo '========= COMPUTE-SANITIZER'\n"
+    "echo '========= Error: stand-in: no CUDA-capable device is available'\n"
+    "exit 1\n";
+
+course::LessonReport sanitize_naive(const course::Manifest& m, const driver::GradeOptions& o) {
+  setenv("FAKE_TESTS", "naive/T.pass", 1);
+  const course::Lesson* lesson = m.find("07_transpose");
+  nlohmann::json device;
+  return driver::sanitize({lesson, lesson->find_step("naive")}, o, {"memcheck"}, device);
+}
+
+TEST_F(Runner, NoGpuUnderASanitizerThatRunsNothingIsNoGpu) {
+  options_.sanitizer = stand_in("no-device", kSanitizerWithoutDevice).string();
+  setenv("FAKE_NO_GPU", "1", 1);
+  const course::LessonReport r = sanitize_naive(manifest_, options_);
+  EXPECT_EQ(r.status, "no_gpu") << r.message;
+  EXPECT_NE(r.message.find("fake: no device"), std::string::npos) << r.message;
+  course::Report whole;
+  whole.lessons.push_back(r);
+  EXPECT_EQ(whole.exit_code(), course::kExitNoGpu);
+}
+
+TEST_F(Runner, NoGpuUnderASanitizerThatRunsTheTestsIsNoGpu) {
+  options_.sanitizer = stand_in("runs-them",
+                                "while [ $# -gt 0 ]; do case \"$1\" in /*) break ;; esac; "
+                                "shift; done\n"
+                                "\"$@\"\n"
+                                "echo '========= ERROR SUMMARY: 1 error'\n"
+                                "exit 97\n")
+                           .string();
+  setenv("FAKE_NO_GPU", "1", 1);
+  EXPECT_EQ(sanitize_naive(manifest_, options_).status, "no_gpu");
+}
+
+TEST_F(Runner, ASanitizerThatCannotRunHereIsUnavailableWithItsError) {
+  options_.sanitizer = stand_in("no-device", kSanitizerWithoutDevice).string();
+  const course::LessonReport r = sanitize_naive(manifest_, options_);  // the GPU itself is fine
+  EXPECT_EQ(r.status, "unavailable") << r.message;
+  EXPECT_NE(r.message.find("no-device did not run the hidden tests"), std::string::npos)
+      << r.message;
+  EXPECT_NE(r.message.find("Error: stand-in: no CUDA-capable device"), std::string::npos)
+      << r.message;
+  course::Report whole;
+  whole.lessons.push_back(r);
+  EXPECT_EQ(whole.exit_code(), course::kExitNoGpu);
+}
+
+// A kernel that hangs on every shape cost --kernel-timeout per test, each in a fresh process
+// (117 s for one step on the GPU). A step's hangs share one budget; every test still gets a line.
+TEST_F(Runner, AStepsHungKernelsShareOneTimeBudget) {
+  options_.kernel_timeout = 0.2;
+  options_.hang_budget = 0.5;
+  std::string tests;
+  for (int i = 1; i <= 8; ++i) tests += "naive/T.stall_" + std::to_string(i) + ":";
+  const auto r = grade(tests + "tiled/T.pass:tiled_padded/T.pass");
+  const auto& naive = step(r, "naive");
+  ASSERT_EQ(naive.problems.size(), 8u);
+  int hung = 0, not_run = 0;
+  for (const auto& p : naive.problems) {
+    if (p.status == "failed") ++hung;
+    if (p.status != "not_run") continue;
+    ++not_run;
+    EXPECT_NE(p.failures.at(0).find("not run: this step's kernels already hung for 0.6 s (the "
+                                    "limit is 0.5 s per step); fix the hang first"),
+              std::string::npos)
+        << p.failures.at(0);
+  }
+  EXPECT_EQ(hung, 3);  // 0.2 + 0.2 s is under the budget, 0.6 s is not
+  EXPECT_EQ(not_run, 5);
+  EXPECT_EQ(step(r, "tiled").status, "pass");  // the other steps still run
+  course::Report whole;
+  whole.lessons.push_back(r);
+  const std::string text = course::to_text(whole, course::TextOptions{});
+  EXPECT_NE(text.find("... and 1 more (--verbose shows all), then 5 [not_run]: not run: this "
+                      "step's kernels already hung"),
+            std::string::npos)
+      << text;
+}
+
+TEST_F(Runner, AHungTestTheGraderKillsSpendsTheBudgetToo) {
+  options_.hang_budget = 1;  // the test timeout is 1.5 s
+  const auto r = grade("naive/T.hang_a:naive/T.hang_b:naive/T.pass_c:tiled/T.pass");
+  const auto& naive = step(r, "naive");
+  ASSERT_EQ(naive.problems.size(), 3u);
+  EXPECT_EQ(naive.problems[0].status, "timed_out");
+  EXPECT_EQ(naive.problems[1].status, "not_run");
+  EXPECT_EQ(naive.problems[2].status, "not_run");
+  EXPECT_EQ(step(r, "tiled").status, "pass");
 }
 
 // Real linker output (grader/tests/data/link_errors/, made with nvcc 13): an empty stub used to
