@@ -160,6 +160,7 @@ int dev_check(const course::Manifest& m, const DevCheckOptions& o, GradeOptions 
     }
   }
   g.progress = false;
+  g.memcheck = true;  // the course as students get it graded, whatever --quick said
   bool any_skipped = false;
   for (const course::Lesson& lesson : m.lessons) {
     if (!lesson.ready() || (!only_lesson.empty() && lesson.id != only_lesson)) continue;
@@ -184,14 +185,17 @@ int dev_check(const course::Manifest& m, const DevCheckOptions& o, GradeOptions 
             sel.step = lesson.find_step(w.step);
             tool = w.sanitize;
           }
-        if (!tool.empty() && find_sanitizer().empty()) {
-          fmt::print("skip   {} {}: needs compute-sanitizer {}, which is not installed here\n",
-                     lesson.id, v, tool);
+        std::string no_sanitizer;
+        if (!tool.empty() && usable_sanitizer(g, no_sanitizer).empty()) {
+          fmt::print("skip   {} {}: needs compute-sanitizer {}: {}\n", lesson.id, v, tool,
+                     no_sanitizer);
           skipped = true;
           break;
         }
-        course::LessonReport r =
-            tool.empty() ? grade(sel, g, device) : sanitize(sel, g, {tool}, device);
+        // The grade runs memcheck itself; the other tools need a sanitize run (untimed).
+        course::LessonReport r = tool.empty() || tool == "memcheck"
+                                     ? grade(sel, g, device)
+                                     : sanitize(sel, g, {tool}, device);
         if (r.status == "no_gpu") {
           fmt::print("skip   GPU checks: {}\n", r.message);
           return drift ? 1 : (o.only.empty() ? 0 : 3);

@@ -375,6 +375,27 @@ TestRecord ended_mid_test(const std::string& test, const ChildEnd& end, const Gr
   return r;
 }
 
+// Adds the records of one test process to `run` (and to `p`, the tests it started), with one for
+// the test it ended in if it ended mid-test, and counts the test that ended it if it hung.
+void take_records(const course::protocol::ChildLog& log, const ChildEnd& end, const GradeOptions& o,
+                  ProcessRun& p, TestRun& run, HangBudget& hangs) {
+  for (const TestRecord& r : log.finished) {
+    run.records.push_back(r);
+    p.tests.push_back(r.name);
+    if (r.name == log.fatal_test) {  // a sticky error or a hung kernel ended the process
+      p.ended_on = r.name;
+      hangs.count(r, false);
+    }
+  }
+  if (!log.running.empty()) {  // started, never ended: this test took the process down
+    run.records.push_back(ended_mid_test(log.running, end, o, run.log_path));
+    p.tests.push_back(log.running);
+    p.ended_on = log.running;
+    hangs.count(run.records.back(), end.timed_out);
+  }
+  run.processes.push_back(p);
+}
+
 // Runs the tests of `steps`, a fresh process after every sticky error, crash or hang, until each
 // test ran or its step spent its hang budget. Returns false with `report` filled when there is no
 // GPU, the GPU is too old, a wrapper cannot run here, or the run broke down.
@@ -400,6 +421,12 @@ bool run_tests(const course::Lesson& lesson, const std::vector<const course::Ste
   fs::create_directories(run_dir);
   run.log_path = (run_dir / "tests.log").string();
 
+  const auto broke_down = [&](const ChildEnd& end) {
+    report.status = "error";
+    report.message = fmt::format("the hidden tests of {} ended without a report ({}); output in {}",
+                                 lesson.id, describe(end), run.log_path);
+    return false;
+  };
   std::set<std::string> done;
   HangBudget hangs(o);
   for (int n = 0;; ++n) {
@@ -423,15 +450,9 @@ bool run_tests(const course::Lesson& lesson, const std::vector<const course::Ste
       return false;
     }
     if (log.device.is_null() && log.finished.empty() && log.running.empty()) {
-      if (!o.wrapper.empty())
-        return wrapper_ran_nothing(lesson, o, exe, run_dir, end,
-                                   part_of(run.log_path, p.log_from, p.log_to), run.log_path,
-                                   report);
-      report.status = "error";
-      report.message =
-          fmt::format("the hidden tests of {} ended without a report ({}); output in {}", lesson.id,
-                      describe(end), run.log_path);
-      return false;
+      if (o.wrapper.empty()) return broke_down(end);
+      return wrapper_ran_nothing(lesson, o, exe, run_dir, end,
+                                 part_of(run.log_path, p.log_from, p.log_to), run.log_path, report);
     }
     if (log.device.is_object()) device = log.device;
     if (device.is_object() && !course::cc_at_least(device.value("cc", "0.0"), lesson.min_cc)) {
@@ -440,31 +461,11 @@ bool run_tests(const course::Lesson& lesson, const std::vector<const course::Ste
                                    lesson.id, lesson.min_cc, device.value("cc", "?"));
       return false;
     }
-    for (const TestRecord& r : log.finished) {
-      run.records.push_back(r);
-      done.insert(r.name);
-      p.tests.push_back(r.name);
-      if (r.name == log.fatal_test) {  // a sticky error or a hung kernel ended the process
-        p.ended_on = r.name;
-        hangs.count(r, false);
-      }
-    }
-    if (!log.running.empty()) {  // started, never ended: this test took the process down
-      run.records.push_back(ended_mid_test(log.running, end, o, run.log_path));
-      done.insert(log.running);
-      p.tests.push_back(log.running);
-      p.ended_on = log.running;
-      hangs.count(run.records.back(), end.timed_out);
-    }
-    run.processes.push_back(p);
+    take_records(log, end, o, p, run, hangs);
+    for (const std::string& t : p.tests) done.insert(t);
     if (end.exited && (end.code == 0 || end.code == 1)) break;  // ran to its end
-    if (log.running.empty() && log.finished.empty() && log.fatal_reason.empty()) {
-      report.status = "error";
-      report.message =
-          fmt::format("the hidden tests of {} ended without a report ({}); output in {}", lesson.id,
-                      describe(end), run.log_path);
-      return false;
-    }
+    if (log.running.empty() && log.finished.empty() && log.fatal_reason.empty())
+      return broke_down(end);
   }
   // Anything still missing never ran: its step hung too long, or the loop gave up after one
   // process per test.
@@ -580,6 +581,199 @@ TestRecord tool_record(const std::string& step, const std::string& tool, const S
   return r;
 }
 
+void add_findings(SanitizerFindings& to, const SanitizerFindings& f) {
+  to.errors += f.errors;
+  for (const std::string& l : f.first_lines)
+    if (to.first_lines.size() < 8) to.first_lines.push_back(l);
+}
+
+// memcheck's findings per step of `run`. memcheck stops a kernel at its first bad access; the test
+// then fails with a sticky error that ends its process, so a process's findings belong to the
+// step of the test that ended it. The findings of a process that no test ended (errors that stop
+// no kernel, such as a failed CUDA call) belong to the steps of the tests it ran: to that step if
+// there is one; if there are several (or none) they cannot be told apart, and those steps (or all
+// of `steps`) go to `unclear`.
+std::map<std::string, SanitizerFindings> findings_by_step(
+    const TestRun& run, const std::vector<const course::Step*>& steps,
+    std::set<std::string>& unclear) {
+  std::map<std::string, SanitizerFindings> found;
+  for (const ProcessRun& p : run.processes) {
+    const SanitizerFindings f = sanitizer_findings(part_of(run.log_path, p.log_from, p.log_to));
+    if (f.errors == 0) continue;
+    std::set<std::string> of;
+    if (!p.ended_on.empty())
+      of.insert(course::protocol::step_of(p.ended_on));
+    else
+      for (const std::string& t : p.tests) of.insert(course::protocol::step_of(t));
+    if (of.empty())
+      for (const course::Step* s : steps) of.insert(s->name);
+    if (of.size() == 1)
+      add_findings(found[*of.begin()], f);
+    else
+      unclear.insert(of.begin(), of.end());
+  }
+  return found;
+}
+
+// What a lesson's report says when the grade's memcheck stage did not run.
+constexpr const char* kGradedWithoutMemcheck =
+    ". The steps were graded on their tests and gates only";
+
+// What the default grade's memcheck stage adds to a lesson's report.
+struct MemcheckStage {
+  TestRun checks;  ///< one "<step>/compute-sanitizer.memcheck" record per step checked
+  std::map<std::string, std::string> verdict;  ///< StepReport::memcheck per step
+};
+
+// The verdict and record of memcheck on `step`, from its findings and from how the step's tests
+// did under it.
+std::string memcheck_verdict(const std::string& step, const SanitizerFindings& f,
+                             const std::vector<TestRecord>& under, const std::string& log_path,
+                             TestRecord& record) {
+  std::vector<const TestRecord*> broken;  // tests of `step` that passed before, not under it
+  for (const TestRecord& r : under)
+    if (course::protocol::step_of(r.name) == step && r.status != "passed" && r.status != "skipped")
+      broken.push_back(&r);
+  std::string stopped;
+  for (std::size_t i = 0; i < broken.size() && i < 3; ++i)
+    stopped += (i ? ", " : "") + broken[i]->name;
+  record = tool_record(
+      step, "memcheck", f, log_path,
+      broken.empty() ? " It checked this step's small shapes, where every test passed."
+                     : fmt::format(" It stops a kernel at its first bad access, so under it {} "
+                                   "failed (with 'unspecified launch failure').",
+                                   stopped));
+  if (f.errors > 0) return "errors";
+  if (broken.empty()) return "clean";
+  const TestRecord& first = *broken.front();
+  record.status = "failed";
+  record.failures.push_back(fmt::format(
+      "compute-sanitizer memcheck reported no error, but under it {} test{} that passed without "
+      "it did not (first: {} [{}]: {}). A kernel whose result depends on timing or on memory it "
+      "never wrote (a race, an uninitialized read) behaves this way. Output in {}",
+      broken.size(), broken.size() == 1 ? "" : "s", first.name, first.status,
+      first.failures.empty() ? "" : first.failures.front(), log_path));
+  return "tests_failed";
+}
+
+// "errors in naive (failed); no errors in tiled, tiled_padded (compute-sanitizer memcheck ...)".
+std::string memcheck_summary(const std::map<std::string, std::string>& verdict,
+                             const std::vector<const course::Step*>& checked) {
+  std::map<std::string, std::vector<std::string>> by;
+  for (const course::Step* s : checked) by[verdict.at(s->name)].push_back(s->name);
+  std::vector<std::string> parts;
+  if (by.count("errors")) parts.push_back("errors in " + join(by["errors"], ", ") + " (failed)");
+  if (by.count("tests_failed"))
+    parts.push_back("tests failed under it in " + join(by["tests_failed"], ", ") + " (failed)");
+  if (by.count("clean")) parts.push_back("no errors in " + join(by["clean"], ", "));
+  return join(parts, "; ") +
+         " (compute-sanitizer memcheck on the small shapes of the steps that passed their tests "
+         "and gate)";
+}
+
+// Whether memcheck can run after this grade; if not, the lesson's memcheck fields say why.
+// `sanitizer` receives the compute-sanitizer to run.
+bool memcheck_can_run(const GradeOptions& o, bool any_passed, course::LessonReport& report,
+                      std::string& sanitizer) {
+  if (!o.memcheck) {
+    report.quick = true;
+    report.memcheck = "skipped";
+    report.memcheck_note =
+        "not run (--quick), and this grade is not recorded in your progress: grade without "
+        "--quick to pass the steps for good";
+    return false;
+  }
+  if (!any_passed) {
+    report.memcheck = "not_needed";
+    return false;
+  }
+  std::string why;
+  sanitizer = usable_sanitizer(o, why);
+  if (sanitizer.empty()) {
+    report.memcheck = "unavailable";
+    report.memcheck_note = "not run: " + why + kGradedWithoutMemcheck;
+    return false;
+  }
+  return true;
+}
+
+// What memcheck found per step: its findings, the step's tests under it, and the log they are in.
+struct UnderMemcheck {
+  std::map<std::string, SanitizerFindings> found;
+  std::map<std::string, std::vector<TestRecord>> records;
+  std::map<std::string, std::string> log;
+};
+
+// Runs the tests of `todo` under memcheck (options `m`): once for all of them, then once more for
+// each step whose findings could not be told apart from another's. Returns false with `why` when
+// compute-sanitizer did not run them.
+bool run_memcheck(const course::Lesson& lesson, const std::vector<const course::Step*>& todo,
+                  GradeOptions m, UnderMemcheck& out, std::string& why) {
+  TestRun run;
+  nlohmann::json device;
+  course::LessonReport broke = labelled_report(lesson, m);
+  m.run_name = "memcheck";
+  if (!run_tests(lesson, todo, m, device, broke, run)) {
+    why = broke.message;
+    return false;
+  }
+  std::set<std::string> unclear;
+  out.found = findings_by_step(run, todo, unclear);
+  for (const TestRecord& r : run.records)
+    out.records[course::protocol::step_of(r.name)].push_back(r);
+  for (const course::Step* s : todo) {
+    out.log[s->name] = run.log_path;
+    if (!unclear.count(s->name)) continue;
+    m.run_name = "memcheck-" + s->name;
+    TestRun alone;
+    if (!run_tests(lesson, {s}, m, device, broke, alone)) {
+      why = broke.message;
+      return false;
+    }
+    out.found[s->name] = sanitizer_findings(course::read_text(alone.log_path).value_or(""));
+    out.records[s->name] = alone.records;
+    out.log[s->name] = alone.log_path;
+  }
+  return true;
+}
+
+// The default grade's last stage: compute-sanitizer memcheck on the small shapes of the steps
+// that passed their tests and gate, all in one run (a fresh process only after a finding). Sets
+// the lesson's memcheck fields; returns each checked step's record and every step's verdict.
+MemcheckStage memcheck_passed_steps(const course::Lesson& lesson, const GradeOptions& o,
+                                    course::LessonReport& report) {
+  MemcheckStage stage;
+  std::vector<const course::Step*> todo;
+  std::vector<std::string> names;
+  for (const course::StepReport& s : report.steps) {
+    stage.verdict[s.name] = "not_run";
+    if (s.status != "pass") continue;
+    todo.push_back(lesson.find_step(s.name));
+    names.push_back(s.name);
+  }
+  std::string sanitizer, why;
+  if (!memcheck_can_run(o, !todo.empty(), report, sanitizer)) return stage;
+  if (o.progress)
+    fmt::print(stderr, "compute-sanitizer memcheck on the small shapes of {} ...\n",
+               join(names, ", "));
+  UnderMemcheck under;
+  if (!run_memcheck(lesson, todo, under_sanitizer(o, sanitizer, "memcheck"), under, why)) {
+    report.memcheck = "failed";
+    report.memcheck_note = "not run: " + why + kGradedWithoutMemcheck;
+    return stage;
+  }
+  for (const course::Step* s : todo) {
+    TestRecord record;
+    stage.verdict[s->name] = memcheck_verdict(s->name, under.found[s->name], under.records[s->name],
+                                              under.log[s->name], record);
+    stage.checks.expected.push_back(record.name);
+    stage.checks.records.push_back(record);
+  }
+  report.memcheck = "ran";
+  report.memcheck_note = memcheck_summary(stage.verdict, todo);
+  return stage;
+}
+
 course::LessonReport grade_holding_lock(const course::Selection& sel, const GradeOptions& o,
                                         nlohmann::json& device) {
   course::LessonReport report;
@@ -588,6 +782,25 @@ course::LessonReport grade_holding_lock(const course::Selection& sel, const Grad
   TestRun run;
   if (!run_tests(*sel.lesson, steps, o, device, report, run)) return report;
   decide(*sel.lesson, steps, run, report);
+  const MemcheckStage stage = memcheck_passed_steps(*sel.lesson, o, report);
+  if (!stage.checks.records.empty()) {
+    // Listed first: a memcheck finding is the step's problem, whatever else it shows.
+    run.expected.insert(run.expected.begin(), stage.checks.expected.begin(),
+                        stage.checks.expected.end());
+    run.records.insert(run.records.end(), stage.checks.records.begin(), stage.checks.records.end());
+    decide(*sel.lesson, steps, run, report);
+  }
+  for (course::StepReport& s : report.steps) {
+    s.memcheck = stage.verdict.at(s.name);
+    // Only steps that passed ran under memcheck: its record is their only problem.
+    if (s.memcheck == "errors")
+      s.reason =
+          "every test passed, but compute-sanitizer memcheck found errors on the small shapes "
+          "(an access outside an allocation, or a misaligned one: the output was right by luck)";
+    else if (s.memcheck == "tests_failed")
+      s.reason =
+          "every test passed, but some failed when run again under compute-sanitizer memcheck";
+  }
   return report;
 }
 

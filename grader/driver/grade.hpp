@@ -24,11 +24,15 @@ struct GradeOptions {
   double hang_budget = 25;
   /// The hidden tests' own --quick mode: small shapes only, untimed (for compute-sanitizer runs).
   bool quick = false;
+  /// After the tests, run compute-sanitizer memcheck on the small shapes of the steps that passed
+  /// their tests and gate (false: the grader's --quick, which records no progress).
+  bool memcheck = true;
   std::vector<std::string> wrapper;  ///< e.g. {"compute-sanitizer", "--tool", "memcheck"}
   bool progress = true;              ///< print what is happening on stderr
   /// Sub-folder of grader-runs/<target>/ for this run's logs ("" = that folder itself).
   std::string run_name;
-  /// compute-sanitizer for sanitize() ("" = find_sanitizer()); tests pass a stand-in.
+  /// compute-sanitizer for memcheck and sanitize() ("" = find_sanitizer()); tests pass a
+  /// stand-in.
   std::string sanitizer;
 };
 
@@ -38,9 +42,13 @@ std::string target_name(const std::string& lesson, const std::string& variant);
 /// Builds the target; on failure returns false and fills `log` with the compiler's errors.
 bool build_target(const GradeOptions& options, const std::string& target, std::string& log);
 
-/// Grades `selection` (a lesson, or one step of it). A step whose tests hung for
-/// GradeOptions::hang_budget seconds runs no further test (each is reported as not run). `device`
-/// receives the device record.
+/// Grades `selection` (a lesson, or one step of it): its hidden tests, timed, then (unless
+/// GradeOptions::memcheck is false) compute-sanitizer memcheck once over the small shapes of every
+/// step that passed its tests and gate. A memcheck finding fails its step, with one more test
+/// "<step>/compute-sanitizer.memcheck" listed first; without compute-sanitizer the steps keep
+/// their verdicts and the lesson's memcheck fields say why it did not run. A step whose tests hung
+/// for GradeOptions::hang_budget seconds runs no further test (each is reported as not run).
+/// `device` receives the device record.
 course::LessonReport grade(const course::Selection& selection, const GradeOptions& options,
                            nlohmann::json& device);
 

@@ -103,6 +103,11 @@ int main(int argc, char** argv) {
                  "tools for --sanitize, comma-separated (default memcheck,racecheck,synccheck)")
       ->delimiter(',')
       ->check(CLI::IsMember({"memcheck", "racecheck", "synccheck", "initcheck"}));
+  bool quick_grade = false;
+  app.add_flag("--quick", quick_grade,
+               "skip compute-sanitizer memcheck after the tests (faster; not recorded as progress)")
+      ->excludes("--sanitize")
+      ->excludes("--sanitize-tools");
   app.add_flag("-v,--verbose", verbose, "show every failing test, not just the first ones");
   app.add_flag("-q,--quiet", quiet, "no progress messages on stderr");
   app.add_option("--color", color_mode, "colour: auto, always or never")
@@ -295,6 +300,7 @@ int main(int argc, char** argv) {
   g.device = device;
   g.test_timeout = test_timeout;
   g.kernel_timeout = kernel_timeout;
+  g.memcheck = !quick_grade;
   g.progress = !quiet && !json_out;
 
   if (*check) return driver::dev_check(manifest, dev_options, g);

@@ -5,7 +5,7 @@
 // set), "sticky" (fatal record, exit 86), "stall" (a kernel the harness gives up on: after
 // --kernel-timeout seconds a failure, a fatal record, exit 86), "oob" (passes; with --quick, as
 // under compute-sanitizer memcheck, its kernel is stopped: unspecified launch failure, fatal
-// record, exit 86).
+// record, exit 86), "quickfail" (passes; fails with --quick).
 // "--gtest_list_tests" lists the tests named in $FAKE_TESTS that --gtest_filter selects.
 #include <signal.h>
 #include <unistd.h>
@@ -100,7 +100,9 @@ int main(int argc, char** argv) {
     }
     if (stopped) failure = "launch: cudaErrorLaunchFailure (unspecified launch failure)";
     const bool sticky = t.find("sticky") != std::string::npos || stall || stopped;
-    const bool fail = t.find("fail") != std::string::npos || sticky;
+    const bool fail =
+        (t.find("fail") != std::string::npos && t.find("quickfail") == std::string::npos) ||
+        (quick && t.find("quickfail") != std::string::npos) || sticky;
     any_failed |= fail;
     write({{"event", "end"},
            {"test", t},

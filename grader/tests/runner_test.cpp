@@ -21,6 +21,7 @@
 #include "course/config.hpp"
 #include "course/manifest.hpp"
 #include "grade.hpp"
+#include "progress.hpp"
 
 namespace {
 
@@ -43,13 +44,39 @@ class Runner : public ::testing::Test {
     options_.seed = 42;
     options_.test_timeout = 1.5;
     options_.progress = false;
+    // Never the machine's own compute-sanitizer (a GPU machine has one): a stand-in, clean
+    // unless memcheck stops a kernel.
+    options_.sanitizer = stand_in("compute-sanitizer", kMemcheckStandIn).string();
   }
+  // A stand-in compute-sanitizer: memcheck as the grade runs it. Logs its call to
+  // sanitizer-calls beside it, skips its own options, runs the test process it wraps (the first
+  // absolute path) and ends its output as the real one does: one error when memcheck stopped a
+  // kernel (the test process then lost its context: exit code 86), else none.
+  static constexpr const char* kMemcheckStandIn =
+      "echo \"$*\" >> \"$(dirname \"$0\")/sanitizer-calls\"\n"
+      "while [ $# -gt 0 ]; do case \"$1\" in /*) break ;; esac; shift; done\n"
+      "\"$@\"\n"
+      "rc=$?\n"
+      "if [ $rc -eq 86 ]; then\n"
+      "  echo '========= Invalid __global__ read of size 4 bytes'\n"
+      "  echo '========= ERROR SUMMARY: 1 error'\n"
+      "  exit 97\n"
+      "fi\n"
+      "echo '========= ERROR SUMMARY: 0 errors'\n"
+      "exit $rc\n";
   // Writes an executable shell script `name` in the test's folder.
   fs::path stand_in(const std::string& name, const std::string& body) {
     const fs::path path = dir_ / name;
     std::ofstream(path) << "#!/bin/sh\n" << body;
     fs::permissions(path, fs::perms::owner_all);
     return path;
+  }
+  // The calls the stand-in compute-sanitizer got, one line each.
+  std::vector<std::string> sanitizer_calls() const {
+    std::vector<std::string> calls;
+    std::ifstream in(dir_ / "sanitizer-calls");
+    for (std::string line; std::getline(in, line);) calls.push_back(line);
+    return calls;
   }
   void TearDown() override {
     fs::remove_all(dir_);
@@ -273,6 +300,143 @@ TEST(CompilerErrors, KeepsErrorLinesWithContext) {
   EXPECT_EQ(kept.find("Building CUDA object"), std::string::npos);
 }
 
+// Memcheck by default: a kernel that reads past its input passes its tests (reads do not fault,
+// the output is right); memcheck's finding fails the step, listed first.
+TEST_F(Runner, MemcheckFindingFailsAPassingStep) {
+  const auto r = grade("naive/T.oob:naive/T.pass:tiled/T.pass:tiled_padded/T.pass");
+  EXPECT_EQ(r.status, "fail");
+  EXPECT_EQ(r.memcheck, "ran");
+  const auto& naive = step(r, "naive");
+  EXPECT_EQ(naive.status, "fail");
+  EXPECT_EQ(naive.memcheck, "errors");
+  EXPECT_EQ(naive.tests_total, 3);  // its two tests, then memcheck
+  ASSERT_EQ(naive.problems.size(), 1u);
+  EXPECT_EQ(naive.problems[0].name, "naive/compute-sanitizer.memcheck");
+  const std::string& found = naive.problems[0].failures.at(0);
+  EXPECT_NE(found.find("compute-sanitizer memcheck found 1 error"), std::string::npos) << found;
+  EXPECT_NE(found.find("Invalid __global__ read of size 4 bytes"), std::string::npos) << found;
+  EXPECT_NE(found.find("naive/T.oob failed"), std::string::npos) << found;
+  EXPECT_NE(naive.reason.find("memcheck found errors"), std::string::npos) << naive.reason;
+  EXPECT_EQ(step(r, "tiled").status, "pass");
+  EXPECT_EQ(step(r, "tiled").memcheck, "clean");
+  EXPECT_EQ(step(r, "tiled").tests_total, 2);
+  // One run for all steps: a second process only after the finding ended the first.
+  EXPECT_EQ(sanitizer_calls().size(), 2u);
+  EXPECT_FALSE(fs::exists(dir_ / "grader-runs" / "grade_07_transpose" / "memcheck-naive"));
+}
+
+// Once per grading, over every step that passed its tests and gate and no other.
+TEST_F(Runner, MemcheckRunsOnceOverTheStepsThatPassed) {
+  const auto r = grade(
+      "naive/T.pass:tiled/T.fail:tiled_padded/T.pass:tiled_cp_async/T.pass:padded_32x32/T.pass");
+  const std::vector<std::string> calls = sanitizer_calls();
+  ASSERT_EQ(calls.size(), 1u);
+  EXPECT_NE(calls[0].find("--tool memcheck"), std::string::npos) << calls[0];
+  EXPECT_NE(calls[0].find("--quick"), std::string::npos) << calls[0];  // small shapes, untimed
+  EXPECT_NE(calls[0].find("padded_32x32/T.pass"), std::string::npos) << calls[0];
+  EXPECT_EQ(calls[0].find("tiled/T.fail"), std::string::npos) << calls[0];
+  EXPECT_EQ(step(r, "tiled").memcheck, "not_run");
+  EXPECT_EQ(step(r, "naive").memcheck, "clean");
+  EXPECT_EQ(step(r, "naive").tests_passed, 2);  // its test and memcheck
+  EXPECT_EQ(r.memcheck, "ran");
+  EXPECT_NE(r.memcheck_note.find("no errors in naive, tiled_padded, tiled_cp_async, padded_32x32"),
+            std::string::npos)
+      << r.memcheck_note;
+}
+
+TEST_F(Runner, NoMemcheckWhenNoStepPassed) {
+  const auto r = grade("naive/T.fail:tiled/T.fail");
+  EXPECT_TRUE(sanitizer_calls().empty());
+  EXPECT_EQ(r.memcheck, "not_needed");
+  EXPECT_TRUE(r.memcheck_note.empty());
+}
+
+// A test that passes on its own and fails under memcheck, which reports nothing, still fails
+// the step: the kernel behaves differently there (a race, a read of memory it never wrote).
+TEST_F(Runner, TestsThatFailOnlyUnderMemcheckFailTheStep) {
+  const auto r = grade("naive/T.quickfail:tiled/T.pass:tiled_padded/T.pass");
+  const auto& naive = step(r, "naive");
+  EXPECT_EQ(naive.status, "fail");
+  EXPECT_EQ(naive.memcheck, "tests_failed");
+  ASSERT_EQ(naive.problems.size(), 1u);
+  EXPECT_NE(naive.problems[0].failures.at(0).find("memcheck reported no error, but under it 1 "
+                                                  "test that passed without it did not"),
+            std::string::npos)
+      << naive.problems[0].failures.at(0);
+  EXPECT_EQ(step(r, "tiled").memcheck, "clean");
+}
+
+// Errors that stop no kernel (a failed CUDA call) in a process that ran several steps cannot be
+// told apart: those steps run under memcheck again, one by one, and only the guilty one fails.
+TEST_F(Runner, MemcheckFindingsThatStopNoKernelAreTracedToTheirStep) {
+  options_.sanitizer =
+      stand_in(
+          "api-errors",
+          "case \"$*\" in *apierr*) api=1 ;; esac\n"
+          "while [ $# -gt 0 ]; do case \"$1\" in /*) break ;; esac; shift; done\n"
+          "\"$@\"\n"
+          "rc=$?\n"
+          "if [ -n \"$api\" ]; then\n"
+          "  echo '========= Program hit cudaErrorInvalidValue on CUDA API call to cudaMemcpy'\n"
+          "  echo '========= ERROR SUMMARY: 1 error'\n"
+          "  exit 97\n"
+          "fi\n"
+          "echo '========= ERROR SUMMARY: 0 errors'\n"
+          "exit $rc\n")
+          .string();
+  const auto r = grade("naive/T.pass:tiled/T.apierr:tiled_padded/T.pass");
+  EXPECT_EQ(step(r, "naive").memcheck, "clean");
+  EXPECT_EQ(step(r, "tiled").memcheck, "errors");
+  EXPECT_EQ(step(r, "tiled").status, "fail");
+  EXPECT_NE(step(r, "tiled").problems.at(0).failures.at(0).find("cudaErrorInvalidValue"),
+            std::string::npos);
+  EXPECT_EQ(step(r, "tiled_padded").memcheck, "clean");
+  EXPECT_TRUE(fs::exists(dir_ / "grader-runs" / "grade_07_transpose" / "memcheck-tiled"));
+}
+
+// --quick: no memcheck, said in the report (text and JSON), and never recorded as progress.
+TEST_F(Runner, QuickSkipsMemcheckSaysSoAndRecordsNoProgress) {
+  options_.memcheck = false;
+  const auto r = grade("naive/T.pass:tiled/T.pass:tiled_padded/T.pass");
+  EXPECT_TRUE(sanitizer_calls().empty());
+  EXPECT_TRUE(r.quick);
+  EXPECT_EQ(r.memcheck, "skipped");
+  EXPECT_EQ(step(r, "naive").status, "pass");
+  EXPECT_EQ(step(r, "naive").memcheck, "not_run");
+  course::Report whole;
+  whole.lessons.push_back(r);
+  const std::string text = course::to_text(whole, course::TextOptions{});
+  EXPECT_NE(text.find("memcheck: not run (--quick)"), std::string::npos) << text;
+  const nlohmann::json j = course::to_json(whole);
+  EXPECT_EQ(j["lessons"][0]["quick"], true);
+  EXPECT_EQ(j["lessons"][0]["memcheck"]["status"], "skipped");
+  EXPECT_EQ(j["lessons"][0]["steps"][0]["memcheck"], "not_run");
+  driver::Progress progress((dir_ / "progress.json").string());
+  EXPECT_FALSE(progress.update(r, "2026-01-01T00:00:00Z"));
+  EXPECT_FALSE(progress.step_passed("07_transpose", "naive"));
+}
+
+// Without compute-sanitizer the steps keep their verdicts, and the report says why once.
+TEST_F(Runner, WithoutComputeSanitizerGradesWithoutItAndSaysSoOnce) {
+  options_.sanitizer = (dir_ / "no-such-compute-sanitizer").string();
+  course::Report whole;
+  for (int i = 0; i < 2; ++i)  // as --all would: once per lesson
+    whole.lessons.push_back(grade("naive/T.pass:tiled/T.pass:tiled_padded/T.pass"));
+  const course::LessonReport& r = whole.lessons[0];
+  EXPECT_EQ(r.status, "pass");
+  EXPECT_EQ(r.memcheck, "unavailable");
+  EXPECT_NE(r.memcheck_note.find("no-such-compute-sanitizer is not an executable file"),
+            std::string::npos)
+      << r.memcheck_note;
+  EXPECT_EQ(step(r, "naive").status, "pass");
+  EXPECT_EQ(step(r, "naive").memcheck, "not_run");
+  const std::string text = course::to_text(whole, course::TextOptions{});
+  const auto first = text.find("memcheck: not run");
+  ASSERT_NE(first, std::string::npos) << text;
+  EXPECT_EQ(text.find("memcheck: not run", first + 1), std::string::npos) << text;
+  EXPECT_EQ(whole.exit_code(), course::kExitOk);
+}
+
 // compute-sanitizer without a usable device prints its banner and exits without running the
 // tests. The grader read that as "no test ever ran" (exit 1); no usable GPU is exit 3, whatever
 // the wrapper does.
@@ -322,6 +486,15 @@ TEST_F(Runner, ASanitizerThatCannotRunHereIsUnavailableWithItsError) {
   course::Report whole;
   whole.lessons.push_back(r);
   EXPECT_EQ(whole.exit_code(), course::kExitNoGpu);
+}
+
+TEST_F(Runner, ASanitizerThatCannotRunHereLeavesTheGradesVerdicts) {
+  options_.sanitizer = stand_in("no-device", kSanitizerWithoutDevice).string();
+  const auto r = grade("naive/T.pass:tiled/T.pass:tiled_padded/T.pass");
+  EXPECT_EQ(r.status, "pass");
+  EXPECT_EQ(r.memcheck, "failed");
+  EXPECT_NE(r.memcheck_note.find("Error: stand-in: no CUDA-capable device"), std::string::npos)
+      << r.memcheck_note;
 }
 
 // A kernel that hangs on every shape cost --kernel-timeout per test, each in a fresh process
