@@ -64,6 +64,7 @@ course::LessonReport labelled_report(const course::Lesson& lesson, const GradeOp
   report.title = lesson.title;
   report.seed = o.seed;
   report.variant = o.variant;
+  report.quick = !o.memcheck;  // never recorded as progress, whatever happens next
   return report;
 }
 
@@ -676,7 +677,6 @@ std::string memcheck_summary(const std::map<std::string, std::string>& verdict,
 bool memcheck_can_run(const GradeOptions& o, bool any_passed, course::LessonReport& report,
                       std::string& sanitizer) {
   if (!o.memcheck) {
-    report.quick = true;
     report.memcheck = "skipped";
     report.memcheck_note =
         "not run (--quick), and this grade is not recorded in your progress: grade without "
