@@ -241,6 +241,36 @@ std::string more_problems(const StepReport& s, std::size_t shown) {
                      what);
 }
 
+// Under a step that did not pass: why, and its first problems (all with `verbose`).
+std::string why_not_passed(const StepReport& s, const TextOptions& opt) {
+  std::string out;
+  if (!s.reason.empty()) out += "        " + s.reason + "\n";
+  const std::size_t shown =
+      opt.verbose ? s.problems.size() : std::min<std::size_t>(2, s.problems.size());
+  for (std::size_t i = 0; i < shown; ++i) {
+    const TestRecord& t = s.problems[i];
+    out += fmt::format("        {} [{}]\n", t.name, t.status);
+    for (const std::string& f : t.failures) out += indent_lines(f, "          ");
+  }
+  if (shown < s.problems.size()) out += more_problems(s, shown);
+  return out;
+}
+
+// Under a lesson's steps: its ceiling, the context figures and the bandwidth formula.
+std::string context_lines(const SpeedFigures& context) {
+  return fmt::format(
+             "  ceiling: {} on {}, {} GB/s, measured interleaved with your kernel in this run\n",
+             context.ceiling_kernel, context.shape, group_thousands(context.ceiling_gbps)) +
+         fmt::format(
+             "  context: cudaMemcpy device-to-device {} GB/s; datasheet peak {} GB/s "
+             "(2 x memory clock x bus width)\n",
+             group_thousands(context.memcpy_gbps), group_thousands(context.peak_gbps)) +
+         fmt::format(
+             "  effective bandwidth = (bytes read + bytes written) / kernel time, GB/s = 10^9 "
+             "B/s; median of {} interleaved pairs, L2 flushed before each sample\n",
+             context.pairs);
+}
+
 // The memcheck notes that are the same for every lesson of a run (--quick, compute-sanitizer not
 // found): the report says them once, not per lesson.
 bool note_for_the_whole_run(const LessonReport& l) {
@@ -327,15 +357,7 @@ std::string to_text(const Report& report, const TextOptions& opt) {
       out += line + "\n";
       if (s.speed && s.speed->has_clocks()) out += "        " + clocks_line(*s.speed) + "\n";
       if (s.status == "pass") continue;
-      if (!s.reason.empty()) out += "        " + s.reason + "\n";
-      const std::size_t shown =
-          opt.verbose ? s.problems.size() : std::min<std::size_t>(2, s.problems.size());
-      for (std::size_t i = 0; i < shown; ++i) {
-        const TestRecord& t = s.problems[i];
-        out += fmt::format("        {} [{}]\n", t.name, t.status);
-        for (const std::string& f : t.failures) out += indent_lines(f, "          ");
-      }
-      if (shown < s.problems.size()) out += more_problems(s, shown);
+      out += why_not_passed(s, opt);
       if (s.status == "fail") {
         const std::string cmd = fmt::format("{} hint {}.{}", opt.grader_command, l.id, s.name);
         out += "        hint: " + cmd + "\n";
@@ -348,20 +370,7 @@ std::string to_text(const Report& report, const TextOptions& opt) {
       else if (std::find(run_notes.begin(), run_notes.end(), l.memcheck_note) == run_notes.end())
         run_notes.push_back(l.memcheck_note);
     }
-    if (context) {
-      out += fmt::format(
-          "  ceiling: {} on {}, {} GB/s, measured interleaved with your kernel in this "
-          "run\n",
-          context->ceiling_kernel, context->shape, group_thousands(context->ceiling_gbps));
-      out += fmt::format(
-          "  context: cudaMemcpy device-to-device {} GB/s; datasheet peak {} GB/s "
-          "(2 x memory clock x bus width)\n",
-          group_thousands(context->memcpy_gbps), group_thousands(context->peak_gbps));
-      out += fmt::format(
-          "  effective bandwidth = (bytes read + bytes written) / kernel time, GB/s = 10^9 B/s; "
-          "median of {} interleaved pairs, L2 flushed before each sample\n",
-          context->pairs);
-    }
+    if (context) out += context_lines(*context);
   }
   if (!run_notes.empty()) out += "\n";
   for (const std::string& note : run_notes) out += "memcheck: " + note + "\n";
