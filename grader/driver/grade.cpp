@@ -292,10 +292,12 @@ bool wrapper_ran_nothing(const course::Lesson& lesson, const GradeOptions& o,
     no_gpu_report(lesson, log, report);
     return false;
   }
-  const SanitizerFindings said = sanitizer_findings(wrapper_output);
-  std::vector<std::string> lines(said.first_lines.begin(),
-                                 said.first_lines.begin() + static_cast<long>(std::min<std::size_t>(
-                                                                3, said.first_lines.size())));
+  // What it said: its first "========= " lines, else its last line.
+  std::vector<std::string> lines = sanitizer_findings(wrapper_output).first_lines;
+  if (lines.size() > 3) lines.resize(3);
+  std::istringstream out(wrapper_output);
+  for (std::string line; lines.empty() && std::getline(out, line);)
+    if (out.peek() == EOF && !line.empty()) lines.push_back(line);
   report.status = "unavailable";
   report.message =
       fmt::format("{} did not run the hidden tests of {} ({}){}; its output is in {}",

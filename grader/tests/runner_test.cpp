@@ -488,6 +488,19 @@ TEST_F(Runner, ASanitizerThatCannotRunHereIsUnavailableWithItsError) {
   EXPECT_EQ(whole.exit_code(), course::kExitNoGpu);
 }
 
+TEST_F(Runner, ASanitizerThatCannotStartSaysWhatItPrinted) {
+  options_.sanitizer = stand_in("broken",
+                                "echo 'broken: error while loading shared libraries: "
+                                "libsanitizer-public.so: cannot open shared object file'\n"
+                                "exit 127\n")
+                           .string();
+  const course::LessonReport r = sanitize_naive(manifest_, options_);
+  EXPECT_EQ(r.status, "unavailable");
+  EXPECT_NE(r.message.find("exited with code 127): broken: error while loading shared libraries"),
+            std::string::npos)
+      << r.message;
+}
+
 TEST_F(Runner, ASanitizerThatCannotRunHereLeavesTheGradesVerdicts) {
   options_.sanitizer = stand_in("no-device", kSanitizerWithoutDevice).string();
   const auto r = grade("naive/T.pass:tiled/T.pass:tiled_padded/T.pass");
