@@ -196,14 +196,16 @@ VariantOutcome grade_variant(const course::Lesson& lesson, const std::string& v,
     }
   for (int i = 0; i < o.repeat && out.problem.empty(); ++i) {
     nlohmann::json device;
-    if (!tool.empty() && find_sanitizer().empty()) {
-      fmt::print("skip   {} {}: needs compute-sanitizer {}, which is not installed here\n",
-                 lesson.id, v, tool);
+    std::string no_sanitizer;
+    if (!tool.empty() && usable_sanitizer(g, no_sanitizer).empty()) {
+      fmt::print("skip   {} {}: needs compute-sanitizer {}: {}\n", lesson.id, v, tool,
+                 no_sanitizer);
       out.skipped = true;
       return out;
     }
-    course::LessonReport r =
-        tool.empty() ? grade(sel, g, device) : sanitize(sel, g, {tool}, device);
+    // The grade runs memcheck itself; the other tools need a sanitize run (untimed).
+    course::LessonReport r = tool.empty() || tool == "memcheck" ? grade(sel, g, device)
+                                                                : sanitize(sel, g, {tool}, device);
     if (r.status == "no_gpu") {
       out.no_gpu = r.message;
       return out;
@@ -239,6 +241,7 @@ std::string figures(const VariantOutcome& outcome, int repeat) {
 }  // namespace
 
 int dev_check(const course::Manifest& m, const DevCheckOptions& o, GradeOptions g) {
+  g.memcheck = true;  // the course as students get it graded, whatever --quick said
   int drift = course_checks(m);
   if (!course::config::kDevTargets) {
     fmt::print(

@@ -17,14 +17,22 @@ struct GradeOptions {
   bool build = true;           ///< rebuild the target first
   unsigned long long seed = 0;
   int device = 0;
-  double test_timeout = 120;         ///< wall seconds per test before the grader kills it
-  double kernel_timeout = 10;        ///< seconds a single kernel may run (inside the test process)
-  bool quick = false;                ///< small shapes only, no timing
+  double test_timeout = 120;   ///< wall seconds per test before the grader kills it
+  double kernel_timeout = 10;  ///< seconds a single kernel may run (inside the test process)
+  /// Seconds a step's tests may spend hanging (each hang costs kernel_timeout, or test_timeout
+  /// when the grader has to kill the test) before its remaining tests are not run.
+  double hang_budget = 25;
+  /// The hidden tests' own --quick mode: small shapes only, untimed (for compute-sanitizer runs).
+  bool quick = false;
+  /// After the tests, run compute-sanitizer memcheck on the small shapes of the steps that passed
+  /// their tests and gate (false: the grader's --quick, which records no progress).
+  bool memcheck = true;
   std::vector<std::string> wrapper;  ///< e.g. {"compute-sanitizer", "--tool", "memcheck"}
   bool progress = true;              ///< print what is happening on stderr
   /// Sub-folder of grader-runs/<target>/ for this run's logs ("" = that folder itself).
   std::string run_name;
-  /// compute-sanitizer for sanitize() ("" = find_sanitizer()); tests pass a stand-in.
+  /// compute-sanitizer for memcheck and sanitize() ("" = find_sanitizer()); tests pass a
+  /// stand-in.
   std::string sanitizer;
 };
 
@@ -34,7 +42,13 @@ std::string target_name(const std::string& lesson, const std::string& variant);
 /// Builds the target; on failure returns false and fills `log` with the compiler's errors.
 bool build_target(const GradeOptions& options, const std::string& target, std::string& log);
 
-/// Grades `selection` (a lesson, or one step of it). `device` receives the device record.
+/// Grades `selection` (a lesson, or one step of it): its hidden tests, timed, then (unless
+/// GradeOptions::memcheck is false) compute-sanitizer memcheck once over the small shapes of every
+/// step that passed its tests and gate. A memcheck finding fails its step, with one more test
+/// "<step>/compute-sanitizer.memcheck" listed first; without compute-sanitizer the steps keep
+/// their verdicts and the lesson's memcheck fields say why it did not run. A step whose tests hung
+/// for GradeOptions::hang_budget seconds runs no further test (each is reported as not run).
+/// `device` receives the device record.
 course::LessonReport grade(const course::Selection& selection, const GradeOptions& options,
                            nlohmann::json& device);
 
@@ -51,8 +65,13 @@ struct SanitizerFindings {
 };
 SanitizerFindings sanitizer_findings(const std::string& log);
 
-/// compute-sanitizer next to nvcc, in /usr/local/cuda/bin or on PATH; "" if none.
+/// compute-sanitizer: $GRADER_COMPUTE_SANITIZER when set (as it is, for instructors and tests),
+/// else the one next to nvcc, in /usr/local/cuda/bin or on PATH; "" if none.
 std::string find_sanitizer();
+
+/// The compute-sanitizer grading runs: GradeOptions::sanitizer, else find_sanitizer(). Returns ""
+/// and fills `why` (a sentence for the report) when there is none or it is not executable.
+std::string usable_sanitizer(const GradeOptions& options, std::string& why);
 
 /// The hidden tests of `exe` that match `filter`, parsed from --gtest_list_tests.
 std::vector<std::string> list_tests(const std::string& exe, const std::string& filter,

@@ -61,7 +61,10 @@ void Progress::keep_corrupt_file() {
 }
 
 bool Progress::update(const course::LessonReport& lesson, const std::string& when) {
-  if (!lesson.variant.empty() || lesson.steps.empty()) return false;
+  // A --variant, --quick (memcheck skipped) or --sanitize (untimed) run says nothing final.
+  if (!lesson.variant.empty() || lesson.steps.empty() || lesson.quick ||
+      !lesson.sanitize_tools.empty())
+    return false;
   json& l = data_["lessons"][lesson.id];
   for (const course::StepReport& s : lesson.steps) {
     json& st = l["steps"][s.name];

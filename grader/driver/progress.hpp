@@ -33,7 +33,8 @@ class Progress {
   const std::string& warning() const { return warning_; }
   /// Records the steps graded in `lesson` (the student's own code only, never a variant).
   /// @return true when something was recorded (so the file needs saving); false for a variant
-  ///   (`--variant`: never recorded) and for a lesson that graded no step (no GPU, build failed).
+  ///   (`--variant`: never recorded), a `--quick` grade (memcheck skipped) and a `--sanitize` run
+  ///   (untimed), and for a lesson that graded no step (no GPU, build failed).
   bool update(const course::LessonReport& lesson, const std::string& when);
   bool step_passed(const std::string& lesson, const std::string& step) const;
   int hints_seen(const std::string& lesson, const std::string& step) const;

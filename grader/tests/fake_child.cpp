@@ -1,12 +1,16 @@
 // Stands in for a hidden-test process in the runner's CPU tests. It accepts the arguments the
-// grader passes (--report FILE ... --gtest_filter=A:B:C) and, per test in the filter, acts out
-// a mode taken from the test's name: "pass", "fail", "crash" (SIGSEGV mid-test), "hang"
-// (sleeps forever mid-test, after writing its pid to $FAKE_PID_FILE if set), "sticky" (fatal
-// record, exit 86).
-// "--gtest_list_tests" lists the tests named in $FAKE_TESTS.
+// grader passes (--report FILE ... --kernel-timeout S [--quick] --gtest_filter=A:B:C) and, per
+// test in the filter, acts out a mode taken from the test's name: "pass", "fail", "crash"
+// (SIGSEGV mid-test), "hang" (sleeps forever mid-test, after writing its pid to $FAKE_PID_FILE if
+// set), "sticky" (fatal record, exit 86), "stall" (a kernel the harness gives up on: after
+// --kernel-timeout seconds a failure, a fatal record, exit 86), "oob" (passes; with --quick, as
+// under compute-sanitizer memcheck, its kernel is stopped: unspecified launch failure, fatal
+// record, exit 86), "quickfail" (passes; fails with --quick).
+// "--gtest_list_tests" lists the tests named in $FAKE_TESTS that --gtest_filter selects.
 #include <signal.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -14,6 +18,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "course/protocol.hpp"
@@ -26,23 +31,41 @@ std::vector<std::string> split(const std::string& s, char sep) {
     if (!x.empty()) out.push_back(x);
   return out;
 }
+
+// Whether `filter` (the grader's: exact names or "step/*", ':'-separated; "" = all) selects `test`.
+bool selected(const std::string& test, const std::string& filter) {
+  if (filter.empty()) return true;
+  for (const std::string& pattern : split(filter, ':')) {
+    if (pattern == test) return true;
+    if (pattern.size() > 1 && pattern.back() == '*' &&
+        test.rfind(pattern.substr(0, pattern.size() - 1), 0) == 0)
+      return true;
+  }
+  return false;
+}
 }  // namespace
 
 int main(int argc, char** argv) {
   std::string report, filter;
-  bool list = false;
+  bool list = false, quick = false;
+  double kernel_timeout = 10;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--report" && i + 1 < argc)
       report = argv[++i];
+    else if (a == "--kernel-timeout" && i + 1 < argc)
+      kernel_timeout = std::atof(argv[++i]);
+    else if (a == "--quick")
+      quick = true;
     else if (a.rfind("--gtest_filter=", 0) == 0)
       filter = a.substr(15);
     else if (a == "--gtest_list_tests")
       list = true;
   }
-  if (list) {  // "step/Suite.name" -> "step/Suite.\n  name"
+  if (list) {  // "step/Suite.name" -> "step/Suite.\n  name", those the filter selects
     const char* env = std::getenv("FAKE_TESTS");
     for (const std::string& t : split(env ? env : "", ':')) {
+      if (!selected(t, filter)) continue;
       const auto dot = t.find('.');
       std::printf("%s\n  %s\n", t.substr(0, dot + 1).c_str(), t.substr(dot + 1).c_str());
     }
@@ -68,15 +91,26 @@ int main(int argc, char** argv) {
         std::ofstream(pid_file) << getpid() << "\n";
       for (;;) pause();
     }
-    const bool fail = t.find("fail") != std::string::npos || t.find("sticky") != std::string::npos;
+    const bool stall = t.find("stall") != std::string::npos;
+    const bool stopped = quick && t.find("oob") != std::string::npos;
+    std::string failure = "fake failure in " + t;
+    if (stall) {
+      std::this_thread::sleep_for(std::chrono::duration<double>(kernel_timeout));
+      failure = "the kernel did not finish within " + std::to_string(kernel_timeout) + " s";
+    }
+    if (stopped) failure = "launch: cudaErrorLaunchFailure (unspecified launch failure)";
+    const bool sticky = t.find("sticky") != std::string::npos || stall || stopped;
+    const bool fail =
+        (t.find("fail") != std::string::npos && t.find("quickfail") == std::string::npos) ||
+        (quick && t.find("quickfail") != std::string::npos) || sticky;
     any_failed |= fail;
     write({{"event", "end"},
            {"test", t},
            {"status", fail ? "failed" : "passed"},
-           {"failures",
-            fail ? std::vector<std::string>{"fake failure in " + t} : std::vector<std::string>{}}});
-    if (t.find("sticky") != std::string::npos) {
-      write({{"event", "fatal"}, {"test", t}, {"reason", "fake sticky error"}});
+           {"ms", stall ? 1000 * kernel_timeout : 1.0},
+           {"failures", fail ? std::vector<std::string>{failure} : std::vector<std::string>{}}});
+    if (sticky) {
+      write({{"event", "fatal"}, {"test", t}, {"reason", failure}});
       return course::protocol::kExitContextLost;
     }
   }

@@ -23,6 +23,7 @@ TEST(Protocol, ParsesDeviceTestsAndFatal) {
   EXPECT_EQ(log.finished[0].properties.value("shape", ""), "1x1");
   EXPECT_TRUE(log.running.empty());
   EXPECT_EQ(log.fatal_reason, "illegal address");
+  EXPECT_EQ(log.fatal_test, "naive/A.b/1x1");
 }
 
 TEST(Protocol, TornLastLineAndRunningTest) {

@@ -427,6 +427,85 @@ TEST(RemeasureReport, JsonSaysItEitherWay) {
   }
 }
 
+// A --sanitize step on small shapes: one test passed, three skipped (two large shapes, the speed
+// test). It read "PASS 1/4 tests", as if three tests had failed silently.
+course::LessonReport sanitized_naive() {
+  const std::vector<std::string> expected = {"naive/C.m/1x1", "naive/C.m/2048x1536",
+                                             "naive/C.m/1x100003", "naive/S.t/timed"};
+  const std::vector<TestRecord> records = {
+      {"naive/C.m/1x1", "passed", {}, {}, 1},
+      {"naive/C.m/2048x1536", "skipped", {"quick mode: large shape skipped"}, {}, 0},
+      {"naive/C.m/1x100003", "skipped", {"quick mode: large shape skipped"}, {}, 0},
+      {"naive/S.t/timed", "skipped", {"quick mode: not timed"}, {}, 0}};
+  course::LessonReport l;
+  l.id = "07_transpose";
+  l.title = "Transpose";
+  l.status = "pass";
+  l.message = "compute-sanitizer run: small shapes only, not timed";
+  l.sanitize_tools = {"memcheck"};
+  l.steps = course::build_steps(transpose(), {transpose().find_step("naive")}, expected, records);
+  return l;
+}
+
+TEST(SkippedTests, CountedWithTheirReasons) {
+  const course::StepReport s = sanitized_naive().steps.at(0);
+  EXPECT_EQ(s.status, "pass");
+  EXPECT_EQ(s.tests_passed, 1);
+  EXPECT_EQ(s.tests_total, 4);
+  EXPECT_EQ(s.tests_skipped, 3);
+  const std::vector<std::pair<std::string, int>> reasons = {{"large shape skipped", 2},
+                                                            {"not timed", 1}};
+  EXPECT_EQ(s.skip_reasons, reasons);
+}
+
+TEST(SkippedTests, TextSaysHowManyAndWhy) {
+  course::Report r;
+  r.lessons.push_back(sanitized_naive());
+  const std::string t = course::to_text(r, course::TextOptions{});
+  EXPECT_NE(t.find(" 1/4  tests, 3 skipped under compute-sanitizer (large shape skipped x2, not "
+                   "timed x1)"),
+            std::string::npos)
+      << t;
+  r.lessons[0].sanitize_tools.clear();  // skipped in a timed grade: no compute-sanitizer to blame
+  EXPECT_NE(course::to_text(r, course::TextOptions{}).find("tests, 3 skipped (large shape"),
+            std::string::npos);
+}
+
+TEST(SkippedTests, JsonCountsThemAndNamesTheTools) {
+  course::Report r;
+  r.lessons.push_back(sanitized_naive());
+  const nlohmann::json j = course::to_json(r);
+  const nlohmann::json& step = j["lessons"][0]["steps"][0];
+  EXPECT_EQ(step["tests_skipped"], 3);
+  EXPECT_EQ(step["skipped"][0]["reason"], "large shape skipped");
+  EXPECT_EQ(step["skipped"][0]["tests"], 2);
+  EXPECT_EQ(j["lessons"][0]["sanitize_tools"][0], "memcheck");
+  EXPECT_FALSE(step.contains("memcheck"));  // a --sanitize run has no memcheck stage
+}
+
+// The memcheck stage's fields, as a default grade fills them.
+course::Report memchecked() {
+  course::Report r = sample();
+  course::LessonReport& l = r.lessons[0];
+  l.memcheck = "ran";
+  l.memcheck_note = "compute-sanitizer memcheck on the small shapes of ...: no errors in naive";
+  for (course::StepReport& s : l.steps) s.memcheck = s.status == "pass" ? "clean" : "not_run";
+  return r;
+}
+
+TEST(MemcheckReport, JsonAndTextCarryIt) {
+  const course::Report r = memchecked();
+  const nlohmann::json j = course::to_json(r);
+  EXPECT_EQ(j["lessons"][0]["memcheck"]["status"], "ran");
+  EXPECT_EQ(j["lessons"][0]["quick"], false);
+  EXPECT_EQ(j["lessons"][0]["steps"][0]["memcheck"], "clean");
+  EXPECT_EQ(j["lessons"][0]["steps"][2]["memcheck"], "not_run");
+  const std::string t = course::to_text(r, course::TextOptions{});
+  EXPECT_NE(t.find("  memcheck: compute-sanitizer memcheck on the small shapes"), std::string::npos)
+      << t;
+  EXPECT_NE(course::to_junit(r).find("memcheck: no errors on the small shapes"), std::string::npos);
+}
+
 // Writes a graded report's JUnit, Gradescope and --json renderings for validate_reports.py (the
 // schema check runs as its own ctest, see CMakeLists.txt).
 TEST(Samples, WriteForSchemaValidation) {
@@ -439,6 +518,17 @@ TEST(Samples, WriteForSchemaValidation) {
   // With clock figures and a re-measure, and with neither.
   std::ofstream(dir + "/graded_report.json") << course::to_json(sample(true, true)).dump(2);
   std::ofstream(dir + "/graded_report_no_clocks.json") << course::to_json(sample(false)).dump(2);
+  // The memcheck stage's fields, and a --sanitize run's (skipped tests, tools).
+  course::Report more = memchecked();
+  more.lessons.push_back(sanitized_naive());
+  more.lessons.push_back(sample().lessons[0]);
+  more.lessons.back().quick = true;
+  more.lessons.back().memcheck = "skipped";
+  more.lessons.back().memcheck_note = "not run (--quick)";
+  std::ofstream(dir + "/graded_report_memcheck.json") << course::to_json(more).dump(2);
+  std::ofstream(dir + "/graded_memcheck.xml") << course::to_junit(more);
+  std::ofstream(dir + "/graded_memcheck.json")
+      << course::to_gradescope(more, course::to_text(more, course::TextOptions{})).dump(2);
   SUCCEED();
 }
 

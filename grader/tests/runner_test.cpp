@@ -13,11 +13,15 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <sstream>
 #include <thread>
+
+#include <fmt/format.h>
 
 #include "course/config.hpp"
 #include "course/manifest.hpp"
 #include "grade.hpp"
+#include "progress.hpp"
 
 namespace {
 
@@ -40,6 +44,39 @@ class Runner : public ::testing::Test {
     options_.seed = 42;
     options_.test_timeout = 1.5;
     options_.progress = false;
+    // Never the machine's own compute-sanitizer (a GPU machine has one): a stand-in, clean
+    // unless memcheck stops a kernel.
+    options_.sanitizer = stand_in("compute-sanitizer", kMemcheckStandIn).string();
+  }
+  // A stand-in compute-sanitizer: memcheck as the grade runs it. Logs its call to
+  // sanitizer-calls beside it, skips its own options, runs the test process it wraps (the first
+  // absolute path) and ends its output as the real one does: one error when memcheck stopped a
+  // kernel (the test process then lost its context: exit code 86), else none.
+  static constexpr const char* kMemcheckStandIn =
+      "echo \"$*\" >> \"$(dirname \"$0\")/sanitizer-calls\"\n"
+      "while [ $# -gt 0 ]; do case \"$1\" in /*) break ;; esac; shift; done\n"
+      "\"$@\"\n"
+      "rc=$?\n"
+      "if [ $rc -eq 86 ]; then\n"
+      "  echo '========= Invalid __global__ read of size 4 bytes'\n"
+      "  echo '========= ERROR SUMMARY: 1 error'\n"
+      "  exit 97\n"
+      "fi\n"
+      "echo '========= ERROR SUMMARY: 0 errors'\n"
+      "exit $rc\n";
+  // Writes an executable shell script `name` in the test's folder.
+  fs::path stand_in(const std::string& name, const std::string& body) {
+    const fs::path path = dir_ / name;
+    std::ofstream(path) << "#!/bin/sh\n" << body;
+    fs::permissions(path, fs::perms::owner_all);
+    return path;
+  }
+  // The calls the stand-in compute-sanitizer got, one line each.
+  std::vector<std::string> sanitizer_calls() const {
+    std::vector<std::string> calls;
+    std::ifstream in(dir_ / "sanitizer-calls");
+    for (std::string line; std::getline(in, line);) calls.push_back(line);
+    return calls;
   }
   void TearDown() override {
     fs::remove_all(dir_);
@@ -221,15 +258,14 @@ TEST_F(Runner, AnUnwritableBuildTreeIsAnErrorReportNotACrash) {
 TEST_F(Runner, SanitizerFindingsComeFirstAndKeepTheirLogs) {
   // A stand-in compute-sanitizer: skips its own options, runs the test process it wraps (the
   // first absolute path), then reports one error the way the real one ends its output.
-  const fs::path fake = dir_ / "compute-sanitizer";
-  std::ofstream(fake) << "#!/bin/sh\n"
-                         "while [ $# -gt 0 ]; do case \"$1\" in /*) break ;; esac; shift; done\n"
-                         "\"$@\"\n"
-                         "echo '========= Invalid __global__ read of size 16 bytes'\n"
-                         "echo '========= ERROR SUMMARY: 1 error'\n"
-                         "exit 97\n";
-  fs::permissions(fake, fs::perms::owner_all);
-  options_.sanitizer = fake.string();
+  options_.sanitizer = stand_in("always-finds",
+                                "while [ $# -gt 0 ]; do case \"$1\" in /*) break ;; esac; "
+                                "shift; done\n"
+                                "\"$@\"\n"
+                                "echo '========= Invalid __global__ read of size 16 bytes'\n"
+                                "echo '========= ERROR SUMMARY: 1 error'\n"
+                                "exit 97\n")
+                           .string();
   setenv("FAKE_TESTS", "naive/T.crash_a:naive/T.pass_b", 1);
   const course::Lesson* lesson = manifest_.find("07_transpose");
   nlohmann::json device;
@@ -244,7 +280,7 @@ TEST_F(Runner, SanitizerFindingsComeFirstAndKeepTheirLogs) {
   EXPECT_EQ(s.problems[2].name, "naive/T.crash_a");
   EXPECT_EQ(s.reason.rfind("compute-sanitizer memcheck, racecheck reported errors; ", 0), 0u)
       << s.reason;
-  EXPECT_NE(s.problems[0].failures.at(0).find("stops a kernel at its first bad access"),
+  EXPECT_NE(s.problems[0].failures.at(0).find("then makes the launch fail"),
             std::string::npos);
   EXPECT_NE(s.problems[0].failures.at(0).find("Invalid __global__ read"), std::string::npos);
   // The crash was seen in memcheck's run; racecheck's run must not have replaced its log.
@@ -262,6 +298,316 @@ TEST(CompilerErrors, KeepsErrorLinesWithContext) {
   EXPECT_NE(kept.find("identifier \"tile\" is undefined"), std::string::npos);
   EXPECT_NE(kept.find("tile[0][0] = 1;"), std::string::npos);
   EXPECT_EQ(kept.find("Building CUDA object"), std::string::npos);
+}
+
+// Memcheck by default: a kernel that reads past its input passes its tests (reads do not fault,
+// the output is right); memcheck's finding fails the step, listed first.
+TEST_F(Runner, MemcheckFindingFailsAPassingStep) {
+  const auto r = grade("naive/T.oob:naive/T.pass:tiled/T.pass:tiled_padded/T.pass");
+  EXPECT_EQ(r.status, "fail");
+  EXPECT_EQ(r.memcheck, "ran");
+  const auto& naive = step(r, "naive");
+  EXPECT_EQ(naive.status, "fail");
+  EXPECT_EQ(naive.memcheck, "errors");
+  EXPECT_EQ(naive.tests_total, 3);  // its two tests, then memcheck
+  ASSERT_EQ(naive.problems.size(), 1u);
+  EXPECT_EQ(naive.problems[0].name, "naive/compute-sanitizer.memcheck");
+  const std::string& found = naive.problems[0].failures.at(0);
+  EXPECT_NE(found.find("compute-sanitizer memcheck found 1 error"), std::string::npos) << found;
+  EXPECT_NE(found.find("Invalid __global__ read of size 4 bytes"), std::string::npos) << found;
+  EXPECT_NE(found.find("naive/T.oob failed"), std::string::npos) << found;
+  EXPECT_NE(naive.reason.find("memcheck found errors"), std::string::npos) << naive.reason;
+  EXPECT_EQ(step(r, "tiled").status, "pass");
+  EXPECT_EQ(step(r, "tiled").memcheck, "clean");
+  EXPECT_EQ(step(r, "tiled").tests_total, 2);
+  // One run for all steps: a second process only after the finding ended the first.
+  EXPECT_EQ(sanitizer_calls().size(), 2u);
+  EXPECT_FALSE(fs::exists(dir_ / "grader-runs" / "grade_07_transpose" / "memcheck-naive"));
+}
+
+// Once per grading, over every step that passed its tests and gate and no other.
+TEST_F(Runner, MemcheckRunsOnceOverTheStepsThatPassed) {
+  const auto r = grade(
+      "naive/T.pass:tiled/T.fail:tiled_padded/T.pass:tiled_cp_async/T.pass:padded_32x32/T.pass");
+  const std::vector<std::string> calls = sanitizer_calls();
+  ASSERT_EQ(calls.size(), 1u);
+  EXPECT_NE(calls[0].find("--tool memcheck"), std::string::npos) << calls[0];
+  EXPECT_NE(calls[0].find("--quick"), std::string::npos) << calls[0];  // small shapes, untimed
+  EXPECT_NE(calls[0].find("padded_32x32/T.pass"), std::string::npos) << calls[0];
+  EXPECT_EQ(calls[0].find("tiled/T.fail"), std::string::npos) << calls[0];
+  EXPECT_EQ(step(r, "tiled").memcheck, "not_run");
+  EXPECT_EQ(step(r, "naive").memcheck, "clean");
+  EXPECT_EQ(step(r, "naive").tests_passed, 2);  // its test and memcheck
+  EXPECT_EQ(r.memcheck, "ran");
+  EXPECT_NE(r.memcheck_note.find("no errors in naive, tiled_padded, tiled_cp_async, padded_32x32"),
+            std::string::npos)
+      << r.memcheck_note;
+}
+
+TEST_F(Runner, NoMemcheckWhenNoStepPassed) {
+  const auto r = grade("naive/T.fail:tiled/T.fail");
+  EXPECT_TRUE(sanitizer_calls().empty());
+  EXPECT_EQ(r.memcheck, "not_needed");
+  EXPECT_TRUE(r.memcheck_note.empty());
+}
+
+// A test that passes on its own and fails under memcheck, which reports nothing, still fails
+// the step: the kernel behaves differently there (a race, a read of memory it never wrote).
+TEST_F(Runner, TestsThatFailOnlyUnderMemcheckFailTheStep) {
+  const auto r = grade("naive/T.quickfail:tiled/T.pass:tiled_padded/T.pass");
+  const auto& naive = step(r, "naive");
+  EXPECT_EQ(naive.status, "fail");
+  EXPECT_EQ(naive.memcheck, "tests_failed");
+  ASSERT_EQ(naive.problems.size(), 1u);
+  EXPECT_NE(naive.problems[0].failures.at(0).find("memcheck reported no error, but under it 1 "
+                                                  "test that passed without it did not"),
+            std::string::npos)
+      << naive.problems[0].failures.at(0);
+  EXPECT_EQ(step(r, "tiled").memcheck, "clean");
+}
+
+// Errors that stop no kernel (a failed CUDA call) in a process that ran several steps cannot be
+// told apart: those steps run under memcheck again, one by one, and only the guilty one fails.
+TEST_F(Runner, MemcheckFindingsThatStopNoKernelAreTracedToTheirStep) {
+  options_.sanitizer =
+      stand_in(
+          "api-errors",
+          "case \"$*\" in *apierr*) api=1 ;; esac\n"
+          "while [ $# -gt 0 ]; do case \"$1\" in /*) break ;; esac; shift; done\n"
+          "\"$@\"\n"
+          "rc=$?\n"
+          "if [ -n \"$api\" ]; then\n"
+          "  echo '========= Program hit cudaErrorInvalidValue on CUDA API call to cudaMemcpy'\n"
+          "  echo '========= ERROR SUMMARY: 1 error'\n"
+          "  exit 97\n"
+          "fi\n"
+          "echo '========= ERROR SUMMARY: 0 errors'\n"
+          "exit $rc\n")
+          .string();
+  const auto r = grade("naive/T.pass:tiled/T.apierr:tiled_padded/T.pass");
+  EXPECT_EQ(step(r, "naive").memcheck, "clean");
+  EXPECT_EQ(step(r, "tiled").memcheck, "errors");
+  EXPECT_EQ(step(r, "tiled").status, "fail");
+  EXPECT_NE(step(r, "tiled").problems.at(0).failures.at(0).find("cudaErrorInvalidValue"),
+            std::string::npos);
+  EXPECT_EQ(step(r, "tiled_padded").memcheck, "clean");
+  EXPECT_TRUE(fs::exists(dir_ / "grader-runs" / "grade_07_transpose" / "memcheck-tiled"));
+}
+
+// --quick: no memcheck, said in the report (text and JSON), and never recorded as progress.
+TEST_F(Runner, QuickSkipsMemcheckSaysSoAndRecordsNoProgress) {
+  options_.memcheck = false;
+  const auto r = grade("naive/T.pass:tiled/T.pass:tiled_padded/T.pass");
+  EXPECT_TRUE(sanitizer_calls().empty());
+  EXPECT_TRUE(r.quick);
+  EXPECT_EQ(r.memcheck, "skipped");
+  EXPECT_EQ(step(r, "naive").status, "pass");
+  EXPECT_EQ(step(r, "naive").memcheck, "not_run");
+  course::Report whole;
+  whole.lessons.push_back(r);
+  const std::string text = course::to_text(whole, course::TextOptions{});
+  EXPECT_NE(text.find("memcheck: not run (--quick)"), std::string::npos) << text;
+  const nlohmann::json j = course::to_json(whole);
+  EXPECT_EQ(j["lessons"][0]["quick"], true);
+  EXPECT_EQ(j["lessons"][0]["memcheck"]["status"], "skipped");
+  EXPECT_EQ(j["lessons"][0]["steps"][0]["memcheck"], "not_run");
+  driver::Progress progress((dir_ / "progress.json").string());
+  EXPECT_FALSE(progress.update(r, "2026-01-01T00:00:00Z"));
+  EXPECT_FALSE(progress.step_passed("07_transpose", "naive"));
+}
+
+// Without compute-sanitizer the steps keep their verdicts, and the report says why once.
+TEST_F(Runner, WithoutComputeSanitizerGradesWithoutItAndSaysSoOnce) {
+  options_.sanitizer = (dir_ / "no-such-compute-sanitizer").string();
+  course::Report whole;
+  for (int i = 0; i < 2; ++i)  // as --all would: once per lesson
+    whole.lessons.push_back(grade("naive/T.pass:tiled/T.pass:tiled_padded/T.pass"));
+  const course::LessonReport& r = whole.lessons[0];
+  EXPECT_EQ(r.status, "pass");
+  EXPECT_EQ(r.memcheck, "unavailable");
+  EXPECT_NE(r.memcheck_note.find("no-such-compute-sanitizer is not an executable file"),
+            std::string::npos)
+      << r.memcheck_note;
+  EXPECT_EQ(step(r, "naive").status, "pass");
+  EXPECT_EQ(step(r, "naive").memcheck, "not_run");
+  const std::string text = course::to_text(whole, course::TextOptions{});
+  const auto first = text.find("memcheck: not run");
+  ASSERT_NE(first, std::string::npos) << text;
+  EXPECT_EQ(text.find("memcheck: not run", first + 1), std::string::npos) << text;
+  EXPECT_EQ(whole.exit_code(), course::kExitOk);
+}
+
+// compute-sanitizer without a usable device prints its banner and exits without running the
+// tests. The grader read that as "no test ever ran" (exit 1); no usable GPU is exit 3, whatever
+// the wrapper does.
+constexpr const char* kSanitizerWithoutDevice =
+    "echo '========= COMPUTE-SANITIZER'\n"
+    "echo '========= Error: stand-in: no CUDA-capable device is available'\n"
+    "exit 1\n";
+
+course::LessonReport sanitize_naive(const course::Manifest& m, const driver::GradeOptions& o) {
+  setenv("FAKE_TESTS", "naive/T.pass", 1);
+  const course::Lesson* lesson = m.find("07_transpose");
+  nlohmann::json device;
+  return driver::sanitize({lesson, lesson->find_step("naive")}, o, {"memcheck"}, device);
+}
+
+TEST_F(Runner, NoGpuUnderASanitizerThatRunsNothingIsNoGpu) {
+  options_.sanitizer = stand_in("no-device", kSanitizerWithoutDevice).string();
+  setenv("FAKE_NO_GPU", "1", 1);
+  const course::LessonReport r = sanitize_naive(manifest_, options_);
+  EXPECT_EQ(r.status, "no_gpu") << r.message;
+  EXPECT_NE(r.message.find("fake: no device"), std::string::npos) << r.message;
+  course::Report whole;
+  whole.lessons.push_back(r);
+  EXPECT_EQ(whole.exit_code(), course::kExitNoGpu);
+}
+
+TEST_F(Runner, NoGpuUnderASanitizerThatRunsTheTestsIsNoGpu) {
+  options_.sanitizer = stand_in("runs-them",
+                                "while [ $# -gt 0 ]; do case \"$1\" in /*) break ;; esac; "
+                                "shift; done\n"
+                                "\"$@\"\n"
+                                "echo '========= ERROR SUMMARY: 1 error'\n"
+                                "exit 97\n")
+                           .string();
+  setenv("FAKE_NO_GPU", "1", 1);
+  EXPECT_EQ(sanitize_naive(manifest_, options_).status, "no_gpu");
+}
+
+TEST_F(Runner, ASanitizerThatCannotRunHereIsUnavailableWithItsError) {
+  options_.sanitizer = stand_in("no-device", kSanitizerWithoutDevice).string();
+  const course::LessonReport r = sanitize_naive(manifest_, options_);  // the GPU itself is fine
+  EXPECT_EQ(r.status, "unavailable") << r.message;
+  EXPECT_NE(r.message.find("no-device did not run the hidden tests"), std::string::npos)
+      << r.message;
+  EXPECT_NE(r.message.find("Error: stand-in: no CUDA-capable device"), std::string::npos)
+      << r.message;
+  course::Report whole;
+  whole.lessons.push_back(r);
+  EXPECT_EQ(whole.exit_code(), course::kExitNoGpu);
+}
+
+TEST_F(Runner, ASanitizerThatCannotStartSaysWhatItPrinted) {
+  options_.sanitizer = stand_in("broken",
+                                "echo 'broken: error while loading shared libraries: "
+                                "libsanitizer-public.so: cannot open shared object file'\n"
+                                "exit 127\n")
+                           .string();
+  const course::LessonReport r = sanitize_naive(manifest_, options_);
+  EXPECT_EQ(r.status, "unavailable");
+  EXPECT_NE(r.message.find("exited with code 127): broken: error while loading shared libraries"),
+            std::string::npos)
+      << r.message;
+}
+
+TEST_F(Runner, ASanitizerThatCannotRunHereLeavesTheGradesVerdicts) {
+  options_.sanitizer = stand_in("no-device", kSanitizerWithoutDevice).string();
+  const auto r = grade("naive/T.pass:tiled/T.pass:tiled_padded/T.pass");
+  EXPECT_EQ(r.status, "pass");
+  EXPECT_EQ(r.memcheck, "failed");
+  EXPECT_NE(r.memcheck_note.find("Error: stand-in: no CUDA-capable device"), std::string::npos)
+      << r.memcheck_note;
+}
+
+// A kernel that hangs on every shape cost --kernel-timeout per test, each in a fresh process
+// (117 s for one step on the GPU). A step's hangs share one budget; every test still gets a line.
+TEST_F(Runner, AStepsHungKernelsShareOneTimeBudget) {
+  options_.kernel_timeout = 0.2;
+  options_.hang_budget = 0.5;
+  std::string tests;
+  for (int i = 1; i <= 8; ++i) tests += "naive/T.stall_" + std::to_string(i) + ":";
+  const auto r = grade(tests + "tiled/T.pass:tiled_padded/T.pass");
+  const auto& naive = step(r, "naive");
+  ASSERT_EQ(naive.problems.size(), 8u);
+  int hung = 0, not_run = 0;
+  for (const auto& p : naive.problems) {
+    if (p.status == "failed") ++hung;
+    if (p.status != "not_run") continue;
+    ++not_run;
+    EXPECT_NE(p.failures.at(0).find("not run: this step's kernels already hung for 0.6 s (the "
+                                    "limit is 0.5 s per step); fix the hang first"),
+              std::string::npos)
+        << p.failures.at(0);
+  }
+  EXPECT_EQ(hung, 3);  // 0.2 + 0.2 s is under the budget, 0.6 s is not
+  EXPECT_EQ(not_run, 5);
+  EXPECT_EQ(step(r, "tiled").status, "pass");  // the other steps still run
+  course::Report whole;
+  whole.lessons.push_back(r);
+  const std::string text = course::to_text(whole, course::TextOptions{});
+  EXPECT_NE(text.find("... and 1 more (--verbose shows all), then 5 [not_run]: not run: this "
+                      "step's kernels already hung"),
+            std::string::npos)
+      << text;
+}
+
+TEST_F(Runner, AHungTestTheGraderKillsSpendsTheBudgetToo) {
+  options_.hang_budget = 1;  // the test timeout is 1.5 s
+  const auto r = grade("naive/T.hang_a:naive/T.hang_b:naive/T.pass_c:tiled/T.pass");
+  const auto& naive = step(r, "naive");
+  ASSERT_EQ(naive.problems.size(), 3u);
+  EXPECT_EQ(naive.problems[0].status, "timed_out");
+  EXPECT_EQ(naive.problems[1].status, "not_run");
+  EXPECT_EQ(naive.problems[2].status, "not_run");
+  EXPECT_EQ(step(r, "tiled").status, "pass");
+}
+
+// Real linker output (grader/tests/data/link_errors/, made with nvcc 13): an empty stub used to
+// show only "collect2: error: ld returned 1 exit status".
+std::string link_log(const std::string& name) {
+  std::ifstream in(COURSE_SOURCE_DIR "/grader/tests/data/link_errors/" + name);
+  std::stringstream text;
+  text << in.rdbuf();
+  EXPECT_FALSE(text.str().empty()) << name;
+  return text.str();
+}
+
+TEST(CompilerErrors, AnEmptyStubNamesTheMissingKernels) {
+  // cmake --build (Ninja) of grade_07_transpose with every kernel deleted from the stub.
+  const std::string kept = driver::compiler_errors(link_log("ninja_empty_stub.txt"));
+  EXPECT_EQ(kept.rfind("the link failed: ", 0), 0u) << kept;
+  EXPECT_NE(kept.find("did you delete or rename it?"), std::string::npos) << kept;
+  for (const char* kernel : {"naive", "tiled", "tiled_padded", "tiled_cp_async", "padded_32x32"})
+    EXPECT_NE(kept.find(fmt::format("\n  transpose::transpose_{}(float const*, float*, int, int)\n",
+                                    kernel)),
+              std::string::npos)
+        << kernel << " is not named in:\n"
+        << kept;
+  EXPECT_NE(kept.find("undefined reference to `transpose::transpose_tiled(float const*, float*, "
+                      "int, int)'"),
+            std::string::npos)
+      << kept;
+  EXPECT_NE(kept.find("in function `transpose::launch_transpose("), std::string::npos) << kept;
+  EXPECT_NE(kept.find("collect2: error: ld returned 1 exit status"), std::string::npos);
+}
+
+TEST(CompilerErrors, LdUndefinedKernelAndHostFunction) {
+  for (const char* log : {"ld_undefined_kernel_and_host.txt", "ld_undefined_rdc.txt"}) {
+    const std::string kept = driver::compiler_errors(link_log(log));
+    EXPECT_NE(kept.find("No definition of:\n  transpose_tiled(float const*, float*, int, int)\n"
+                        "  host_helper(int)\n"),
+              std::string::npos)
+        << log << ":\n"
+        << kept;
+    EXPECT_NE(kept.find("undefined reference to `host_helper(int)'"), std::string::npos) << log;
+  }
+}
+
+TEST(CompilerErrors, NvlinkUndefinedDeviceFunctionIsDemangled) {
+  const std::string kept =
+      driver::compiler_errors(link_log("nvlink_undefined_device_function.txt"));
+  EXPECT_NE(kept.find("No definition of:\n  load_tile(float const*, int)\n"), std::string::npos)
+      << kept;
+  EXPECT_NE(kept.find("nvlink error   : Undefined reference to '_Z9load_tilePKfi' in 'dev.o'"),
+            std::string::npos)
+      << kept;
+}
+
+TEST(CompilerErrors, CompileErrorsGetNoLinkExplanation) {
+  const std::string kept = driver::compiler_errors(
+      "transpose.cu(20): error: identifier \"tile\" is undefined\n1 error detected\n");
+  EXPECT_EQ(kept.find("the link failed"), std::string::npos) << kept;
 }
 
 }  // namespace

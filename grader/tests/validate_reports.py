@@ -2,7 +2,8 @@
 """Validates grader outputs against their schemas: *.xml against schemas/junit.xsd (and the
 counts in each testsuite against its testcases); *.json holding the grader's own report
 (--json, "format": "cuda-course-grader-report") against schemas/grader-report.schema.json (and
-each speed's margin against its fraction and gate, and its re-measure fields against each other);
+each speed's margin against its fraction and gate, and its re-measure fields against each other;
+each step's skipped counts, and its memcheck verdict against its status);
 any other *.json against the Gradescope schema (and the score against the tests' scores).
 usage: validate_reports.py FILE..."""
 import json
@@ -53,6 +54,16 @@ def check_grader_report(path, schema):
         for step in lesson["steps"]:
             name = f"{path}: {lesson['lesson']}.{step['step']}"
             assert step["tests_passed"] <= step["tests_total"], f"{name}: more tests passed than ran"
+            skipped = step.get("tests_skipped", 0)
+            assert step["tests_passed"] + skipped <= step["tests_total"], f"{name}: skipped and passed exceed tests"
+            assert sum(s["tests"] for s in step.get("skipped", [])) == skipped, f"{name}: skipped reasons != tests_skipped"
+            # memcheck runs after a pass; what it finds fails the step.
+            if step.get("memcheck") in ("errors", "tests_failed"):
+                assert step["status"] == "fail", f"{name}: memcheck {step['memcheck']} but not failed"
+            if step.get("memcheck") == "clean":
+                assert step["status"] == "pass", f"{name}: memcheck clean on a step that did not pass"
+            if "memcheck" in step:
+                assert "memcheck" in lesson, f"{name}: a step memcheck verdict without the lesson's stage"
             speed = step["speed"]
             if speed is None:
                 continue

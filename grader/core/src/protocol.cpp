@@ -30,6 +30,7 @@ ChildLog parse_log(const std::string& text) {
       log.finished.push_back(std::move(t));
     } else if (event == "fatal") {
       log.fatal_reason = r.value("reason", "");
+      log.fatal_test = r.value("test", "");
     }
   }
   return log;

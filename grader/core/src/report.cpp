@@ -82,6 +82,22 @@ int Report::exit_code() const {
   return all_pass ? kExitOk : kExitFailed;
 }
 
+namespace {
+
+// Counts one skipped test of `s` under its reason (without the quick-mode prefix).
+void count_skip_reason(StepReport& s, std::string reason) {
+  const std::string prefix = protocol::kQuickSkipPrefix;
+  if (reason.rfind(prefix, 0) == 0) reason.erase(0, prefix.size());
+  for (auto& [known, n] : s.skip_reasons)
+    if (known == reason) {
+      ++n;
+      return;
+    }
+  s.skip_reasons.emplace_back(reason, 1);
+}
+
+}  // namespace
+
 std::vector<StepReport> build_steps(const Lesson& lesson, const std::vector<const Step*>& steps,
                                     const std::vector<std::string>& expected,
                                     const std::vector<TestRecord>& records) {
@@ -105,10 +121,12 @@ std::vector<StepReport> build_steps(const Lesson& lesson, const std::vector<cons
       } else if (r.status == "skipped") {
         ++skipped;
         if (s.reason.empty() && !r.failures.empty()) s.reason = r.failures.front();
+        count_skip_reason(s, r.failures.empty() ? "no reason given" : r.failures.front());
       } else {
         s.problems.push_back(r);
       }
     }
+    s.tests_skipped = skipped;
     if (s.tests_total == 0) {
       s.status = "fail";
       s.reason = fmt::format("no hidden tests found for step {} of {} (a grader bug: report it)",
@@ -196,6 +214,69 @@ std::string indent_lines(const std::string& text, const std::string& pad) {
   return out;
 }
 
+// ", 5 skipped under compute-sanitizer (large shape skipped x4, not timed x1)".
+std::string skipped_note(const StepReport& s, bool under_sanitizer) {
+  std::string why;
+  for (const auto& [reason, n] : s.skip_reasons)
+    why += fmt::format("{}{} x{}", why.empty() ? "" : ", ", reason, n);
+  return fmt::format(", {} skipped{} ({})", s.tests_skipped,
+                     under_sanitizer ? " under compute-sanitizer" : "", why);
+}
+
+// The line for the problems of `s` after the first `shown`. Those at the end that share their
+// status and message (the tests not run after a step's hangs) are said once.
+std::string more_problems(const StepReport& s, std::size_t shown) {
+  const TestRecord& last = s.problems.back();
+  std::size_t alike = 0;  // at the end, like the last
+  while (alike < s.problems.size() - shown && last.failures.size() == 1) {
+    const TestRecord& t = s.problems[s.problems.size() - 1 - alike];
+    if (t.status != last.status || t.failures != last.failures) break;
+    ++alike;
+  }
+  const std::size_t others = s.problems.size() - shown - (alike > 1 ? alike : 0);
+  if (alike <= 1) return fmt::format("        ... and {} more (--verbose shows all)\n", others);
+  const std::string what = fmt::format("[{}]: {}", last.status, last.failures.front());
+  if (others == 0) return fmt::format("        ... and {} more {}\n", alike, what);
+  return fmt::format("        ... and {} more (--verbose shows all), then {} {}\n", others, alike,
+                     what);
+}
+
+// Under a step that did not pass: why, and its first problems (all with `verbose`).
+std::string why_not_passed(const StepReport& s, const TextOptions& opt) {
+  std::string out;
+  if (!s.reason.empty()) out += "        " + s.reason + "\n";
+  const std::size_t shown =
+      opt.verbose ? s.problems.size() : std::min<std::size_t>(2, s.problems.size());
+  for (std::size_t i = 0; i < shown; ++i) {
+    const TestRecord& t = s.problems[i];
+    out += fmt::format("        {} [{}]\n", t.name, t.status);
+    for (const std::string& f : t.failures) out += indent_lines(f, "          ");
+  }
+  if (shown < s.problems.size()) out += more_problems(s, shown);
+  return out;
+}
+
+// Under a lesson's steps: its ceiling, the context figures and the bandwidth formula.
+std::string context_lines(const SpeedFigures& context) {
+  return fmt::format(
+             "  ceiling: {} on {}, {} GB/s, measured interleaved with your kernel in this run\n",
+             context.ceiling_kernel, context.shape, group_thousands(context.ceiling_gbps)) +
+         fmt::format(
+             "  context: cudaMemcpy device-to-device {} GB/s; datasheet peak {} GB/s "
+             "(2 x memory clock x bus width)\n",
+             group_thousands(context.memcpy_gbps), group_thousands(context.peak_gbps)) +
+         fmt::format(
+             "  effective bandwidth = (bytes read + bytes written) / kernel time, GB/s = 10^9 "
+             "B/s; median of {} interleaved pairs, L2 flushed before each sample\n",
+             context.pairs);
+}
+
+// The memcheck notes that are the same for every lesson of a run (--quick, compute-sanitizer not
+// found): the report says them once, not per lesson.
+bool note_for_the_whole_run(const LessonReport& l) {
+  return l.memcheck == "skipped" || l.memcheck == "unavailable";
+}
+
 std::string device_line(const json& d) {
   if (!d.is_object()) return "";
   return fmt::format("GPU {}: {} · sm_{} · {} SMs · {:.0f} MiB L2 · CUDA driver {}, runtime {}",
@@ -244,6 +325,7 @@ std::string to_text(const Report& report, const TextOptions& opt) {
   if (std::string d = device_line(report.device); !d.empty()) out += d + "\n";
   int steps_passed = 0, steps_total = 0;
   std::string next_hint;
+  std::vector<std::string> run_notes;  // said once, after every lesson
   for (const LessonReport& l : report.lessons) {
     out += "\n" + st(fmt::format("{} · {}", l.id, l.title), "1");
     if (!l.variant.empty()) out += fmt::format("  [variant: {}]", l.variant);
@@ -265,6 +347,8 @@ std::string to_text(const Report& report, const TextOptions& opt) {
       steps_passed += s.status == "pass";
       std::string line = fmt::format("  {}  {:<14} {:>2}/{:<2} tests", status_word(s.status, st),
                                      s.name, s.tests_passed, s.tests_total);
+      if (s.tests_skipped > 0 && s.status != "skipped")
+        line += skipped_note(s, !l.sanitize_tools.empty());
       if (s.speed) {
         line += "   " + speed_line(*s.speed);
         context = &*s.speed;
@@ -273,38 +357,23 @@ std::string to_text(const Report& report, const TextOptions& opt) {
       out += line + "\n";
       if (s.speed && s.speed->has_clocks()) out += "        " + clocks_line(*s.speed) + "\n";
       if (s.status == "pass") continue;
-      if (!s.reason.empty()) out += "        " + s.reason + "\n";
-      const std::size_t shown =
-          opt.verbose ? s.problems.size() : std::min<std::size_t>(2, s.problems.size());
-      for (std::size_t i = 0; i < shown; ++i) {
-        const TestRecord& t = s.problems[i];
-        out += fmt::format("        {} [{}]\n", t.name, t.status);
-        for (const std::string& f : t.failures) out += indent_lines(f, "          ");
-      }
-      if (shown < s.problems.size())
-        out += fmt::format("        ... and {} more (--verbose shows all)\n",
-                           s.problems.size() - shown);
+      out += why_not_passed(s, opt);
       if (s.status == "fail") {
         const std::string cmd = fmt::format("{} hint {}.{}", opt.grader_command, l.id, s.name);
         out += "        hint: " + cmd + "\n";
         if (next_hint.empty()) next_hint = cmd;
       }
     }
-    if (context) {
-      out += fmt::format(
-          "  ceiling: {} on {}, {} GB/s, measured interleaved with your kernel in this "
-          "run\n",
-          context->ceiling_kernel, context->shape, group_thousands(context->ceiling_gbps));
-      out += fmt::format(
-          "  context: cudaMemcpy device-to-device {} GB/s; datasheet peak {} GB/s "
-          "(2 x memory clock x bus width)\n",
-          group_thousands(context->memcpy_gbps), group_thousands(context->peak_gbps));
-      out += fmt::format(
-          "  effective bandwidth = (bytes read + bytes written) / kernel time, GB/s = 10^9 B/s; "
-          "median of {} interleaved pairs, L2 flushed before each sample\n",
-          context->pairs);
+    if (!l.memcheck_note.empty()) {
+      if (!note_for_the_whole_run(l))
+        out += "  memcheck: " + l.memcheck_note + "\n";
+      else if (std::find(run_notes.begin(), run_notes.end(), l.memcheck_note) == run_notes.end())
+        run_notes.push_back(l.memcheck_note);
     }
+    if (context) out += context_lines(*context);
   }
+  if (!run_notes.empty()) out += "\n";
+  for (const std::string& note : run_notes) out += "memcheck: " + note + "\n";
   if (steps_total > 0) {
     out += fmt::format("\n{} of {} steps passed.", steps_passed, steps_total);
     if (!next_hint.empty()) out += " Stuck? " + next_hint;
@@ -353,24 +422,31 @@ json to_json(const Report& r) {
     for (const StepReport& s : l.steps) {
       json problems = json::array();
       for (const TestRecord& t : s.problems) problems.push_back(record_json(t));
-      steps.push_back({{"step", s.name},
-                       {"title", s.title},
-                       {"optional", s.optional},
-                       {"status", s.status},
-                       {"reason", s.reason},
-                       {"tests_passed", s.tests_passed},
-                       {"tests_total", s.tests_total},
-                       {"problems", problems},
-                       {"speed", s.speed ? speed_json(*s.speed) : json(nullptr)}});
+      json skipped = json::array();
+      for (const auto& [reason, n] : s.skip_reasons)
+        skipped.push_back({{"reason", reason}, {"tests", n}});
+      json step = {{"step", s.name},
+                   {"title", s.title},
+                   {"optional", s.optional},
+                   {"status", s.status},
+                   {"reason", s.reason},
+                   {"tests_passed", s.tests_passed},
+                   {"tests_total", s.tests_total},
+                   {"tests_skipped", s.tests_skipped},
+                   {"skipped", skipped},
+                   {"problems", problems},
+                   {"speed", s.speed ? speed_json(*s.speed) : json(nullptr)}};
+      // Optional fields (format_version 1 only ever gains those): present when there is a stage.
+      if (!s.memcheck.empty()) step["memcheck"] = s.memcheck;
+      steps.push_back(step);
     }
-    lessons.push_back({{"lesson", l.id},
-                       {"title", l.title},
-                       {"status", l.status},
-                       {"message", l.message},
-                       {"build_log", l.build_log},
-                       {"variant", l.variant},
-                       {"seed", l.seed},
-                       {"steps", steps}});
+    json lesson = {{"lesson", l.id},       {"title", l.title},         {"status", l.status},
+                   {"message", l.message}, {"build_log", l.build_log}, {"variant", l.variant},
+                   {"seed", l.seed},       {"quick", l.quick},         {"steps", steps}};
+    if (!l.memcheck.empty())
+      lesson["memcheck"] = {{"status", l.memcheck}, {"note", l.memcheck_note}};
+    if (!l.sanitize_tools.empty()) lesson["sanitize_tools"] = l.sanitize_tools;
+    lessons.push_back(lesson);
   }
   return {{"format", "cuda-course-grader-report"},
           {"format_version", 1},
@@ -413,11 +489,16 @@ std::string xml_escape(const std::string& s) {
   return out;
 }
 
-std::string step_details(const StepReport& s) {
-  std::string d;
+std::string step_details(const LessonReport& l, const StepReport& s) {
+  std::string d =
+      fmt::format("{}/{} tests{}\n", s.tests_passed, s.tests_total,
+                  s.tests_skipped > 0 ? skipped_note(s, !l.sanitize_tools.empty()) : "");
   if (s.speed) d += speed_line(*s.speed) + "\n";
   if (s.speed && s.speed->has_clocks()) d += clocks_line(*s.speed) + "\n";
   if (!s.reason.empty()) d += s.reason + "\n";
+  if (s.status == "pass" && s.memcheck == "clean") d += "memcheck: no errors on the small shapes\n";
+  if (s.status == "pass" && s.memcheck == "not_run" && !l.memcheck_note.empty())
+    d += "memcheck: " + l.memcheck_note + "\n";
   for (const TestRecord& t : s.problems) {
     d += t.name + " [" + t.status + "]\n";
     for (const std::string& f : t.failures) d += "  " + f + "\n";
@@ -449,12 +530,12 @@ std::string to_junit(const Report& r) {
       if (s.status == "fail") {
         ++lf;
         cases += fmt::format("      <failure type=\"fail\" message=\"{}\">{}</failure>\n",
-                             xml_escape(s.reason), xml_escape(step_details(s)));
+                             xml_escape(s.reason), xml_escape(step_details(l, s)));
       } else if (s.status == "skipped") {
         ++ls;
         cases += fmt::format("      <skipped message=\"{}\"/>\n", xml_escape(s.reason));
       } else {
-        cases += fmt::format("      <system-out>{}</system-out>\n", xml_escape(step_details(s)));
+        cases += fmt::format("      <system-out>{}</system-out>\n", xml_escape(step_details(l, s)));
       }
       cases += "    </testcase>\n";
     }
@@ -497,7 +578,7 @@ json to_gradescope(const Report& r, const std::string& text_report) {
            {"score", passed ? points : 0},
            {"max_score", points},
            {"status", passed || (s.optional && s.status == "skipped") ? "passed" : "failed"},
-           {"output", step_details(s)}});
+           {"output", step_details(l, s)}});
     }
   }
   return {{"score", score}, {"output", text_report}, {"tests", tests}, {"visibility", "visible"}};

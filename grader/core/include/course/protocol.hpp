@@ -21,6 +21,11 @@
 /// The report-file protocol between a hidden-test process and the grader.
 namespace course::protocol {
 
+/// How the skip reason of a test that quick mode (--quick: small shapes, untimed, as under
+/// compute-sanitizer) leaves out begins, e.g. "quick mode: large shape skipped". Reports show the
+/// reason without it.
+inline constexpr const char* kQuickSkipPrefix = "quick mode: ";
+
 /// Exit code of a hidden-test process that found no usable GPU (also the grader's: see
 /// course::kExitNoGpu in course/report.hpp).
 inline constexpr int kExitNoGpu = 3;
@@ -45,6 +50,7 @@ struct ChildLog {
   std::vector<TestRecord> finished;  ///< tests with an "end" record, in order
   std::string running;       ///< a test that started and has no "end" record yet ("" = none)
   std::string fatal_reason;  ///< from a "fatal" record
+  std::string fatal_test;    ///< the test that "fatal" record names ("" = none)
 };
 
 /// Parses a report file's text. Lines that are not JSON (a torn last line) are ignored.

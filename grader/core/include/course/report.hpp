@@ -87,6 +87,16 @@ struct StepReport {
   std::string status;     ///< pass, fail, skipped
   int tests_passed = 0;   ///< hidden tests of the step that passed
   int tests_total = 0;    ///< hidden tests of the step that should have run
+  int tests_skipped = 0;  ///< of tests_total, those that reported "skipped"
+  /// Why tests were skipped, as they said (less protocol::kQuickSkipPrefix), each with how many
+  /// tests gave it, in the order first seen.
+  std::vector<std::pair<std::string, int>> skip_reasons;
+  /// The default grade's compute-sanitizer memcheck on the step's small shapes: "clean";
+  /// "errors" (memcheck reported errors: the step fails); "tests_failed" (no error reported, but
+  /// tests that passed without memcheck failed under it: the step fails); "not_run" (the step had
+  /// failed already, or LessonReport::memcheck says why it did not run); "" when the run had no
+  /// memcheck stage (--sanitize, which runs the tools instead of the grade).
+  std::string memcheck;
   std::vector<protocol::TestRecord> problems;  ///< tests that did not pass, in order
   std::optional<SpeedFigures> speed;           ///< from the step's speed test, if it ran one
   std::string reason;                          ///< one line: why it failed or was skipped
@@ -103,6 +113,16 @@ struct LessonReport {
   std::vector<StepReport> steps;  ///< the steps graded, in manifest order (empty if none ran)
   unsigned long long seed = 0;    ///< seed of the random test inputs (--seed)
   std::string variant;  ///< "" for the student's own code, else stub, solution or a wrong kernel
+  /// The default grade's memcheck stage: "ran" (on the steps that passed their tests and gate),
+  /// "not_needed" (no step passed), "skipped" (--quick), "unavailable" (compute-sanitizer not
+  /// found), "failed" (compute-sanitizer did not run the tests); "" when the run had no such
+  /// stage (--sanitize, or nothing was graded).
+  std::string memcheck;
+  std::string memcheck_note;  ///< that stage in one line for the report ("" = nothing to say)
+  bool quick = false;         ///< graded with --quick: memcheck skipped, never recorded as progress
+  /// --sanitize: the compute-sanitizer tools the tests ran under (small shapes, untimed); empty
+  /// for a grade.
+  std::vector<std::string> sanitize_tools;
 };
 
 /// The whole run.
@@ -134,10 +154,12 @@ struct TextOptions {
   std::string grader_command = "./build/grader";  ///< how hints are suggested
 };
 
-/// The report as the terminal shows it: one line per step (PASS/FAIL, tests, GB/s and % of the
-/// ceiling, and remeasure_note() when the gate made the timing go on), under each timed step the
-/// clocks it was timed at (clocks_line()), why failed steps failed, a hint command, and the ceiling
-/// and context figures with the bandwidth formula (GB/s = 10^9 B/s).
+/// The report as the terminal shows it: one line per step (PASS/FAIL, tests and how many were
+/// skipped and why, GB/s and % of the ceiling, and remeasure_note() when the gate made the timing
+/// go on), under each timed step the clocks it was timed at (clocks_line()), why failed steps
+/// failed, a hint command, the ceiling and context figures with the bandwidth formula (GB/s =
+/// 10^9 B/s), and the memcheck stage's note: per lesson where it ran or failed; once for the
+/// whole report where it was skipped (--quick) or compute-sanitizer is missing.
 std::string to_text(const Report& report, const TextOptions& options);
 /// One line on the clocks a step was timed at, before -> after its timing loop: "clocks: SM 1980
 /// -> 1965 MHz, memory 3201 MHz, 41 -> 47 C, not throttled (as found, not locked by the
