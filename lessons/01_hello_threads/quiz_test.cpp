@@ -1,44 +1,26 @@
-// Lesson 01_hello_threads's quiz (quiz.json): every numeric answer recomputed from the lesson's
-// definitions, every choice answer checked against a computed fact where one exists, and every
-// question id pinned here, so that a question added to the file without a check here fails.
-// Compiled into the grader's CPU unit tests (grader/tests/CMakeLists.txt).
-#include <gtest/gtest.h>
-
+// The answers written in lesson 01_hello_threads's quiz.json, recomputed from the lesson's
+// definitions (quiz_pins.hpp explains the pins; grader/tests/quiz_test.cpp fails for a choice or
+// numeric question without one, and checks that the quiz parses and matches the manifest).
 #include <algorithm>
-#include <cmath>
-#include <functional>
-#include <map>
 #include <set>
+#include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
-#include "course/manifest.hpp"
-#include "course/quiz.hpp"
+#include "quiz_pins.hpp"
 
 namespace {
 
-using course::quiz::Kind;
-using course::quiz::Question;
-using course::quiz::Quiz;
-
-const char* const kLesson = "01_hello_threads";
-
-Quiz load() {
-  return Quiz::load(std::string(COURSE_SOURCE_DIR) + "/lessons/" + kLesson + "/quiz.json");
-}
-
-const Question& find(const Quiz& q, const std::string& id) {
-  for (const Question& x : q.questions)
-    if (x.id == id) return x;
-  throw std::runtime_error("no question " + id);
-}
-
-const std::string& right_choice(const Question& q) {
-  return q.choices.at(static_cast<std::size_t>(q.answer_index));
-}
+using quiz_pins::only_choice;
+using quiz_pins::only_choice_starting;
 
 bool starts_with(const std::string& text, const std::string& prefix) {
   return text.rfind(prefix, 0) == 0;
+}
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
 }
 
 // ---- the lesson's definitions (hello_threads.cuh), on the host ----
@@ -93,6 +75,8 @@ Dim parse_dim(std::string text) {
 // "<<<grid, block>>>" -> {grid, block}: split at the comma outside parentheses.
 std::pair<Dim, Dim> parse_launch(const std::string& text) {
   const std::size_t open = text.find("<<<"), close = text.find(">>>");
+  if (open == std::string::npos || close == std::string::npos)
+    throw std::runtime_error("not a launch: " + text);
   const std::string inner = text.substr(open + 3, close - open - 3);
   int depth = 0;
   for (std::size_t i = 0; i < inner.size(); ++i) {
@@ -110,127 +94,70 @@ bool launchable(Dim grid, Dim block) {
   return grid_ok && block_ok;
 }
 
-// ---- the checks, one per question id ----
+// ---- the pins ----
 
-using Check = std::function<void(const Question&)>;
-
-void expect_answer(const Question& q, double truth) {
-  ASSERT_EQ(q.kind, Kind::numeric);
-  EXPECT_LE(std::fabs(q.answer - truth), q.tolerance + 1e-9)
-      << q.id << ": the file says " << q.answer << ", computed " << truth;
+QUIZ_NUMERIC("global-id-1d") {
+  return static_cast<double>(global_id({2}, {4}, {5}, {64}));
 }
 
-const std::map<std::string, Check>& checks() {
-  static const std::map<std::string, Check> all = {
-      {"global-id-1d", [](const Question& q) { expect_answer(q, global_id({2}, {4}, {5}, {64})); }},
-      {"thread-only-unwritten",
-       [](const Question& q) {
-         // <<<3, 4>>> writing out[threadIdx.x]: the elements no thread's index reaches.
-         std::set<long long> written;
-         for (long long b = 0; b < 3; ++b)
-           for (long long t = 0; t < 4; ++t) written.insert(t);
-         expect_answer(q, static_cast<double>(3 * 4 - written.size()));
-       }},
-      {"lane-2d",
-       [](const Question& q) {
-         const long long t = flatten({5, 3}, {16, 8});
-         expect_answer(q, static_cast<double>(t % kWarp));
-         EXPECT_NE(t % kWarp, 5 % kWarp) << "the question must tell threadIdx.x % 32 apart";
-       }},
-      {"global-id-2d",
-       [](const Question& q) {
-         expect_answer(q, global_id({2, 1}, {3, 2}, {5, 3}, {8, 4}));
-       }},
-      {"warps-in-100",
-       [](const Question& q) {
-         std::set<long long> warps;
-         for (long long t = 0; t < 100; ++t) warps.insert(t / kWarp);
-         expect_answer(q, static_cast<double>(warps.size()));
-       }},
-      {"warp-never-spans-blocks",
-       [](const Question& q) {
-         // Thread 0 of block 1 of <<<2, 48>>>: warps are cut inside the block.
-         const long long t = flatten({0}, {48}), g = global_id({1}, {2}, {0}, {48});
-         EXPECT_EQ(g, 48);
-         const std::string right =
-             "Warp " + std::to_string(t / kWarp) + ", lane " + std::to_string(t % kWarp);
-         EXPECT_TRUE(starts_with(right_choice(q), right + ":")) << right_choice(q);
-         // The distractor is what the global id would give.
-         const std::string from_global =
-             "Warp " + std::to_string(g / kWarp) + ", lane " + std::to_string(g % kWarp);
-         EXPECT_TRUE(starts_with(q.choices.at(0), from_global + ":")) << q.choices.at(0);
-       }},
-      {"printf-order",
-       [](const Question& q) {
-         // No order between blocks (Thread Hierarchy); one line per thread (Formatted Output).
-         EXPECT_NE(right_choice(q).find("All 8 lines"), std::string::npos);
-         EXPECT_NE(right_choice(q).find("order between blocks is not promised"), std::string::npos);
-       }},
-      {"grid-limit",
-       [](const Question& q) {
-         ASSERT_EQ(q.kind, Kind::choice);
-         for (std::size_t k = 0; k < q.choices.size(); ++k) {
-           const auto [grid, block] = parse_launch(q.choices[k]);
-           EXPECT_EQ(!launchable(grid, block), static_cast<int>(k) == q.answer_index)
-               << q.choices[k];
-         }
-       }},
-  };
-  return all;
+// <<<3, 4>>> writing out[threadIdx.x]: the elements no thread's index reaches.
+QUIZ_NUMERIC("thread-only-unwritten") {
+  std::set<long long> written;
+  for (long long b = 0; b < 3; ++b)
+    for (long long t = 0; t < 4; ++t) written.insert(t);
+  return static_cast<double>(3 * 4 - static_cast<long long>(written.size()));
 }
 
-TEST(Lesson01Quiz, ParsesAndMatchesTheManifest) {
-  const Quiz q = load();
-  EXPECT_EQ(q.lesson, kLesson);
-  EXPECT_GE(q.questions.size(), 5u);
-  EXPECT_LE(q.questions.size(), 8u);
-  const course::Manifest m =
-      course::Manifest::load(std::string(COURSE_SOURCE_DIR) + "/lessons/course.json");
-  EXPECT_TRUE(course::quiz::problems(q, m).empty());
+// The lane comes from the linear thread index. The question must tell it apart from
+// threadIdx.x % 32 (-1, never a lane, when it does not).
+QUIZ_NUMERIC("lane-2d") {
+  const long long t = flatten({5, 3}, {16, 8});
+  if (t % kWarp == 5 % kWarp) return -1;
+  return static_cast<double>(t % kWarp);
 }
 
-// Every question id is pinned by a check in this file, and every check has its question.
-TEST(Lesson01Quiz, EveryQuestionIsPinned) {
-  std::set<std::string> in_file, pinned;
-  for (const Question& q : load().questions) in_file.insert(q.id);
-  for (const auto& entry : checks()) pinned.insert(entry.first);
-  EXPECT_EQ(in_file, pinned);
+QUIZ_NUMERIC("global-id-2d") {
+  return static_cast<double>(global_id({2, 1}, {3, 2}, {5, 3}, {8, 4}));
 }
 
-TEST(Lesson01Quiz, AnswersAreComputed) {
-  const Quiz quiz = load();
-  for (const auto& [id, check] : checks()) {
-    SCOPED_TRACE(id);
-    check(find(quiz, id));
+QUIZ_NUMERIC("warps-in-100") {
+  std::set<long long> warps;
+  for (long long t = 0; t < 100; ++t) warps.insert(t / kWarp);
+  return static_cast<double>(warps.size());
+}
+
+// Thread 0 of block 1 of <<<2, 48>>>: warps are cut inside the block. The distractor that the
+// global id would give must be among the choices.
+QUIZ_CHOICE("warp-never-spans-blocks", q) {
+  const long long t = flatten({0}, {48}), g = global_id({1}, {2}, {0}, {48});
+  if (g != 48) return -1;
+  const std::string from_global =
+      "Warp " + std::to_string(g / kWarp) + ", lane " + std::to_string(g % kWarp) + ":";
+  if (only_choice_starting(q, from_global) < 0) return -1;
+  return only_choice_starting(
+      q, "Warp " + std::to_string(t / kWarp) + ", lane " + std::to_string(t % kWarp) + ":");
+}
+
+// No order between blocks (Thread Hierarchy); one line per thread (Formatted Output) of
+// <<<2, 4>>>.
+QUIZ_CHOICE("printf-order", q) {
+  const std::string lines = "All " + std::to_string(2 * 4) + " lines";
+  return only_choice(q, [&](const std::string& c) {
+    return contains(c, lines) && contains(c, "order between blocks is not promised");
+  });
+}
+
+// The one launch over a limit (the others are all launchable; a choice that is no launch fails
+// the pin).
+QUIZ_CHOICE("grid-limit", q) {
+  try {
+    return only_choice(q, [](const std::string& c) {
+      const auto [grid, block] = parse_launch(c);
+      return !launchable(grid, block);
+    });
+  } catch (const std::exception&) {
+    return -1;
   }
-}
-
-// The grader accepts the right answer and rejects the others.
-TEST(Lesson01Quiz, RightAnswersAreAccepted) {
-  for (const Question& q : load().questions) {
-    SCOPED_TRACE(q.id);
-    const course::quiz::Instance inst = course::quiz::instantiate(q, 1);
-    if (q.kind == Kind::numeric) {
-      EXPECT_TRUE(course::quiz::check(inst, course::quiz::format_number(q.answer)).correct);
-      EXPECT_FALSE(course::quiz::check(inst, course::quiz::format_number(q.answer + 1)).correct);
-    } else if (q.kind == Kind::choice) {
-      for (std::size_t k = 0; k < q.choices.size(); ++k)
-        EXPECT_EQ(course::quiz::check(inst, std::string(1, static_cast<char>('a' + k))).correct,
-                  static_cast<int>(k) == q.answer_index);
-    }
-  }
-}
-
-// Right choices are spread over the letters, not all "b".
-TEST(Lesson01Quiz, ChoiceAnswersAreSpread) {
-  std::set<int> letters;
-  int choices = 0;
-  for (const Question& q : load().questions)
-    if (q.kind == Kind::choice) {
-      letters.insert(q.answer_index);
-      ++choices;
-    }
-  EXPECT_EQ(static_cast<int>(letters.size()), choices);
 }
 
 }  // namespace
