@@ -9,6 +9,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <algorithm>
 #include <map>
 #include <set>
 #include <sstream>
@@ -72,7 +73,7 @@ TEST(QuizFiles, EveryReadyLessonHasAQuizThatMatchesTheManifest) {
     EXPECT_TRUE(course::quiz::problems(q, m).empty());
     std::set<Kind> kinds;
     for (const Question& question : q.questions) kinds.insert(question.kind);
-    EXPECT_GE(kinds.size(), 3u) << "a mix of kinds";
+    EXPECT_GE(kinds.size(), 2u) << "a mix of kinds";
   }
 }
 

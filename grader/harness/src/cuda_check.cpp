@@ -43,12 +43,12 @@ std::string likely_cause(cudaError_t err) {
       // The CUDA Runtime API documents it as "an exception occurred on the device while executing
       // a kernel", commonly an invalid device pointer or shared memory accessed out of bounds.
       // __trap() ends a kernel this way (so do a device-side C++ exception and
-      // cuda::std::terminate(), which become __trap()), and compute-sanitizer memcheck stops a
-      // kernel at its first bad access the same way.
+      // cuda::std::terminate(), which become __trap()), and compute-sanitizer memcheck fails a
+      // launch that made bad accesses the same way, after reporting each of them.
       return "the kernel stopped with an exception on the device: a __trap(), a failed assert() "
              "(some drivers report it this way), an invalid device pointer or a shared-memory "
-             "index out of bounds; under compute-sanitizer, memcheck stopping the kernel at a bad "
-             "access (its report in the test log names the kernel and the address)";
+             "index out of bounds; under compute-sanitizer, memcheck failing a launch that made "
+             "bad accesses (its report in the test log names the kernel and the addresses)";
     case cudaErrorAssert:
       return "a device-side assert() in a kernel failed; its message (file, line, block and "
              "thread) is in the test process's output, the log the grader keeps under "

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "course/protocol.hpp"
 #include "harness/clocks.hpp"
 #include "harness/device.hpp"
 #include "harness/speed.hpp"
@@ -20,6 +21,10 @@ Where row_major(std::size_t cols) {
     const std::size_t r = i / cols, c = i % cols;
     return fmt::format("{}[{}][{}] (row {}, col {})", name, r, c, r, c);
   };
+}
+
+void skip_in_quick_mode(const std::string& why) {
+  throw SkipCase(course::protocol::kQuickSkipPrefix + why);
 }
 
 std::string name_n(const int& n) {
@@ -88,7 +93,7 @@ std::string Case::prefix() const {
 void Case::admit(std::size_t n) const {
   // Under compute-sanitizer (--quick) kernels run 10-100x slower: small shapes only.
   if (quick() && n > (1u << 16))
-    throw SkipCase("quick mode (compute-sanitizer): large shape skipped");
+    skip_in_quick_mode("large shape skipped");
 }
 
 std::size_t Case::guard_for(std::size_t n) const {
@@ -252,7 +257,7 @@ void record_timing(const PairedTiming& t, const course::GateDecision& d) {
 
 void run_speed(const std::string& lesson, const std::string& step,
                const std::function<void(Case&)>& body) {
-  if (quick()) GTEST_SKIP() << "quick mode: not timed";
+  if (quick()) GTEST_SKIP() << course::protocol::kQuickSkipPrefix << "not timed";
   if (std::string why = unsupported(lesson, step); !why.empty()) GTEST_SKIP() << why;
   const course::Step& s = manifest_step(lesson, step);
   const std::optional<double> gate =
