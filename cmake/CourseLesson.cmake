@@ -8,7 +8,11 @@
 #                         solutions/<id>/ with COURSE_SOLUTIONS): what `grader <id>` builds and runs
 #   grade_<id>__<variant> with COURSE_DEV_TARGETS: the same tests linked with solutions/ ("solution"),
 #                         exercises/ ("stub") and each wrong kernel grader/lessons/<id>/wrong/NAME.cu
-#                         the manifest lists; each is also a ctest (gpu.<id>.<variant>)
+#                         the manifest lists; each is also a ctest (gpu.<id>.<variant>). The wrong
+#                         kernels' targets are not part of `all` (grader dev check builds each one
+#                         it grades) and their tests carry the label `catalogue`, which the test
+#                         preset leaves out: the README's test command grades every solution and
+#                         stub; `grader dev check` (or ctest -L catalogue) the whole catalogue
 #   steps/<id>.hpp        generated header: the lesson's `enum class Step` in the manifest's order,
 #                         step_name() and lesson_id(), in the lesson's namespace (its id without
 #                         the number: 07_transpose -> transpose)
@@ -36,9 +40,13 @@ function(_course_grade_executable id target kernel_sources missing)
     _course_broken_target(${target} "${missing}")
     return()
   endif()
-  add_library(${target}_kernels STATIC ${kernel_sources})
+  set(exclude "")
+  if(ARGN)  # EXCLUDE_FROM_ALL
+    set(exclude EXCLUDE_FROM_ALL)
+  endif()
+  add_library(${target}_kernels STATIC ${exclude} ${kernel_sources})
   target_include_directories(${target}_kernels PRIVATE ${PROJECT_SOURCE_DIR}/lessons/${id})
-  add_executable(${target})
+  add_executable(${target} ${exclude})
   target_link_libraries(${target} PRIVATE lesson_${id}_tests lesson_${id}_launch ${target}_kernels
                                           course_harness_main)
   set_target_properties(${target} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${COURSE_LESSON_BIN_DIR})
@@ -172,18 +180,27 @@ function(_course_add_variants id lesson_json)
           set(sources ${file})
         endif()
         _course_grade_executable(${id} grade_${id}__${name} "${sources}"
-                                 "the manifest lists wrong kernel ${name} but ${file} is missing")
-        list(APPEND variants ${name})
+                                 "the manifest lists wrong kernel ${name} but ${file} is missing"
+                                 EXCLUDE_FROM_ALL)
+        list(APPEND wrong_variants ${name})
       endforeach()
     endif()
   endif()
 
   # GPU tier, through the driver exactly as an instructor runs it. Exit code 3 = no GPU = skipped.
-  foreach(variant IN LISTS variants)
+  # A wrong kernel's test builds its target first (it is not part of `all`).
+  foreach(variant IN LISTS variants wrong_variants)
+    if(variant IN_LIST variants)
+      set(build_flag --no-build)
+      set(labels gpu)
+    else()
+      set(build_flag "")
+      set(labels "gpu;catalogue")
+    endif()
     add_test(NAME gpu.${id}.${variant}
-             COMMAND grader dev check --no-build --lesson ${id} --only ${variant})
+             COMMAND grader dev check ${build_flag} --lesson ${id} --only ${variant})
     set_tests_properties(gpu.${id}.${variant} PROPERTIES SKIP_RETURN_CODE 3 RESOURCE_LOCK gpu
-                                                         TIMEOUT 600 LABELS gpu)
+                                                         TIMEOUT 600 LABELS "${labels}")
   endforeach()
 endfunction()
 
