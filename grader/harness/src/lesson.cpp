@@ -92,8 +92,7 @@ std::string Case::prefix() const {
 
 void Case::admit(std::size_t n) const {
   // Under compute-sanitizer (--quick) kernels run 10-100x slower: small shapes only.
-  if (quick() && n > (1u << 16))
-    skip_in_quick_mode("large shape skipped");
+  if (quick() && n > (1u << 16)) skip_in_quick_mode("large shape skipped");
 }
 
 std::size_t Case::guard_for(std::size_t n) const {
@@ -277,12 +276,16 @@ void run_speed(const std::string& lesson, const std::string& step,
   const bool ran = run_case(*c, body, skipped);
   if (!skipped.empty()) GTEST_SKIP() << skipped;
   record("bytes", c->task_bytes());
+  if (!ran) {  // a CUDA error: the kernel failed, or never finished, on the timing shape
+    ADD_FAILURE() << "not timed: on the timing shape (" << c->prefix() << ") "
+                  << c->failures().back();
+    return;
+  }
   if (!c->failures().empty()) {
     ADD_FAILURE() << "not timed: on the timing shape (" << c->prefix()
                   << ") the output is wrong: " << c->failures().front();
     return;
   }
-  if (!ran) return;
   if (!c->student_launch() || !c->ceiling_launch() || c->task_bytes() <= 0) {
     ADD_FAILURE() << "the hidden test of " << lesson << "." << step
                   << " is incomplete: its body must call launch(), ceiling() and bytes()";
