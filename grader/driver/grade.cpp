@@ -173,7 +173,7 @@ std::vector<std::string> list_tests(const std::string& exe, const std::string& f
   for (std::string line; std::getline(in, line);) {
     if (line.empty()) continue;
     if (line[0] != ' ') {
-      suite = line.substr(0, line.find(' '));  // "naive/TransposeCorrect."
+      suite = line.substr(0, line.find(' '));  // "naive/Correct."
     } else {
       std::string name = line.substr(2);
       name = name.substr(0, name.find("  #"));  // drop "  # GetParam() = ..."

@@ -5,7 +5,7 @@
 /// Records, in order:
 ///   {"event":"device", "name":..., "cc":"9.0", "sms":..., "l2_bytes":..., ...}   or
 ///   {"event":"no_gpu", "reason":...}                       (then the process exits kExitNoGpu)
-///   {"event":"start", "test":"tiled/TransposeCorrect.matches_reference/33x31"}
+///   {"event":"start", "test":"tiled/Correct.33x31"}
 ///   {"event":"end", "test":..., "status":"passed|failed|skipped", "ms":..., "failures":[...],
 ///    "properties":{...}}
 ///   {"event":"fatal", "test":..., "reason":...}  (a sticky CUDA error or a kernel that never
