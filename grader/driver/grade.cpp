@@ -160,6 +160,15 @@ bool build_target(const GradeOptions& o, const std::string& target, std::string&
   return false;
 }
 
+std::string build_failure_message(const std::string& target, const std::string& build_output) {
+  if (build_output.find("course configure error:") != std::string::npos)
+    return fmt::format("{} cannot be built: a file the lesson needs is missing, as the build says:",
+                       target);
+  if (build_output.find("ndefined reference") != std::string::npos)
+    return fmt::format("{} did not link; the linker said:", target);
+  return fmt::format("{} did not compile; the compiler said:", target);
+}
+
 std::vector<std::string> list_tests(const std::string& exe, const std::string& filter,
                                     std::string& error) {
   const Captured c = run_capture({exe, "--gtest_list_tests", "--gtest_filter=" + filter});
@@ -222,7 +231,7 @@ bool prepare(const course::Lesson& lesson, const GradeOptions& o, course::Lesson
     std::string log;
     if (!build_target(o, target, log)) {
       report.status = "build_failed";
-      report.message = fmt::format("{} did not compile; the compiler said:", target);
+      report.message = build_failure_message(target, log);
       report.build_log = log;
       return false;
     }

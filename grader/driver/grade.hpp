@@ -80,4 +80,9 @@ std::vector<std::string> list_tests(const std::string& exe, const std::string& f
 /// Keeps the compiler's error lines (and a little context) from a build log, at most `max_lines`.
 std::string compiler_errors(const std::string& build_output, std::size_t max_lines = 40);
 
+/// The report's first line when `target` could not be built, from what the build printed: a file
+/// of the lesson missing (cmake/CourseLesson.cmake's "course configure error:"), a link error, or
+/// a compile error.
+std::string build_failure_message(const std::string& target, const std::string& build_output);
+
 }  // namespace driver

@@ -604,6 +604,25 @@ TEST(CompilerErrors, NvlinkUndefinedDeviceFunctionIsDemangled) {
       << kept;
 }
 
+// A lesson whose stub folder is empty (deleted by the student) builds into a target that fails
+// with cmake/CourseLesson.cmake's message: the report names it as a missing file, not as code that
+// did not compile; a link error is named as such.
+TEST(CompilerErrors, TheFirstLineSaysMissingFileLinkOrCompile) {
+  EXPECT_NE(driver::build_failure_message(
+                "grade_07_transpose",
+                "[1/1] cd /b && cmake -E echo \"course configure error: exercises/07_transpose/ "
+                "has no .cu file: restore it with `grader reset 07_transpose`\"\n")
+                .find("a file the lesson needs is missing"),
+            std::string::npos);
+  EXPECT_NE(driver::build_failure_message("grade_07_transpose", link_log("ninja_empty_stub.txt"))
+                .find("did not link"),
+            std::string::npos);
+  EXPECT_NE(driver::build_failure_message("grade_07_transpose",
+                                          "transpose.cu(20): error: identifier \"tile\"\n")
+                .find("did not compile"),
+            std::string::npos);
+}
+
 TEST(CompilerErrors, CompileErrorsGetNoLinkExplanation) {
   const std::string kept = driver::compiler_errors(
       "transpose.cu(20): error: identifier \"tile\" is undefined\n1 error detected\n");
