@@ -165,6 +165,7 @@ class Attempt {
   unsigned long long seed_ = 0;
   std::string when_;
   int right_ = 0;
+  int answered_ = 0;  // scored questions not skipped: an attempt that skipped them all is a preview
   std::vector<Noted> noted_;
 };
 
@@ -248,6 +249,7 @@ bool Attempt::ask(std::size_t k) {
   out_ << "  " << label(*v) << "\n" << wrap(v->explanation, 4);
   if (inst.illustrate && !v->correct) out_ << "\n" << inst.illustrate(options_.color);
   right_ += v->correct;
+  answered_ += v->scored && !v->skipped;
   if (prediction && v->value) {
     progress_.set_prediction(lesson_.id, question.id, question.measured_lesson,
                              question.measured_step, *v->value, when_);
@@ -287,7 +289,7 @@ std::string Attempt::label(const quiz::Verdict& v) const {
 // The score, recorded with the best attempt so far, and the predictions kept.
 void Attempt::summarize() {
   const int scored = quiz_.scored_count();
-  progress_.set_quiz_score(lesson_.id, right_, scored, when_);
+  if (answered_ > 0) progress_.set_quiz_score(lesson_.id, right_, scored, when_);
   const auto record = progress_.quiz_score(lesson_.id);
   const int pct = scored > 0 ? (100 * right_ + scored / 2) / scored : 100;
   out_ << "\n"
@@ -297,6 +299,8 @@ void Attempt::summarize() {
   if (record && record->attempts > 1)
     out_ << fmt::format(" Best so far: {}/{}, over {} attempts.", record->best_score,
                         record->best_total, record->attempts);
+  if (answered_ == 0 && scored > 0)
+    out_ << " Every question was skipped: not recorded as an attempt.";
   out_ << "\n";
   if (!noted_.empty()) {
     std::string list;
@@ -308,7 +312,8 @@ void Attempt::summarize() {
                              list),
                  0);
   }
-  if (!progress_.save()) err_ << "grader quiz: could not save the score to the progress file\n";
+  if ((answered_ > 0 || !noted_.empty()) && !progress_.save())
+    err_ << "grader quiz: could not save the score to the progress file\n";
 }
 
 }  // namespace

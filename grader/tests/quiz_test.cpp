@@ -496,16 +496,20 @@ TEST_F(QuizCommand, InteractiveThroughAStream) {
   {
     driver::Progress progress(progress_path());
     ASSERT_EQ(run_fixture(progress), 0) << out_.str();
-    // A second attempt, all skipped: the best attempt stays.
+    // A second attempt, all skipped: a preview, not recorded.
     std::istringstream in2("-\n-\n-\n-\n");
     options_.in = &in2;
+    ASSERT_EQ(run_fixture(progress), 0);
+    // A third, one answered wrong: recorded, and the best attempt stays.
+    std::istringstream in3("a\n-\n-\n-\n");
+    options_.in = &in3;
     ASSERT_EQ(run_fixture(progress), 0);
   }
   const std::string text = flat(out_.str());
   EXPECT_TRUE(contains(text, "type an answer, or - to skip")) << text;
   EXPECT_TRUE(contains(text, "type a letter from a to c")) << text;
   EXPECT_TRUE(contains(text, "Score: 3/3")) << text;
-  EXPECT_TRUE(contains(text, "Score: 0/3")) << text;
+  EXPECT_TRUE(contains(text, "Score: 0/3 (0%). Every question was skipped: not recorded")) << text;
   EXPECT_TRUE(contains(text, "Best so far: 3/3, over 2 attempts")) << text;
   const auto record = driver::Progress(progress_path()).quiz_score(lesson().id);
   ASSERT_TRUE(record);

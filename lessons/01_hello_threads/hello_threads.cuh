@@ -70,9 +70,10 @@ __global__ void print_ids();
 // One launcher per kernel: the kernel on `stream`, with the shape given, no synchronization.
 // Each returns cudaSuccess, cudaErrorInvalidValue for a shape it refuses (a dimension < 1, a
 // 2-D launch with a z extent other than 1, or more than 2^31 - 1 threads in all, since ids are
-// `int`), or the launch error, e.g. cudaErrorInvalidConfiguration for more than 1024 threads per
-// block or a block or grid dimension above the device's limits (blockDim.z <= 64, gridDim.y and
-// gridDim.z <= 65535).
+// `int`), or the launch error for more than 1024 threads per block or a block or grid dimension
+// above the device's limits (blockDim.z <= 64, gridDim.y and gridDim.z <= 65535): the Runtime API
+// describes it as cudaErrorInvalidConfiguration; CUDA 13.0 on our H200 returned
+// cudaErrorInvalidValue for 1025 threads (docs/measured/H200.md).
 
 /// Launches ids_1d with `blocks` blocks of `threads_per_block` threads.
 cudaError_t launch_ids_1d(Ids ids, int blocks, int threads_per_block, cudaStream_t stream = 0);

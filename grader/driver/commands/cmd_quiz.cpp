@@ -13,9 +13,11 @@ class Quiz : public Subcommand {
     app_ = parent.add_subcommand("quiz", "the lesson's self-check quiz (asks in the terminal)");
     app_->add_option("lesson", target_, "LESSON")->required();
     app_->add_option("--answers-file", options_.answers_file,
-                     "answers, one per line, in question order (no prompts)");
+                     "answers, one per line, in question order (no prompts; the choices are "
+                     "shuffled per attempt, so give a --seed seen before to answer by letter)");
     app_->add_option("--answer", options_.answers,
-                     "an answer (repeat, in question order; no prompts)");
+                     "an answer (repeat, in question order; no prompts; letters need a --seed seen "
+                     "before)");
     app_->add_option("--seed", options_.seed,
                      "seed of the choices' order and the generated questions (default: new each "
                      "attempt)")
