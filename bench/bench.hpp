@@ -20,6 +20,7 @@
 #include "harness/cuda_check.hpp"
 #include "harness/data.hpp"
 #include "harness/device.hpp"
+#include "harness/lesson.hpp"
 #include "harness/timing.hpp"
 
 namespace bench {
@@ -79,10 +80,9 @@ Row measure_checked(const Context& ctx, const std::string& name, const Launch& c
   if (m.ok()) return measure(ctx, name, ceiling, kernel, bytes, note, /*launched=*/true);
   Row r;
   r.name = name;
-  r.error = fmt::format(
-      "wrong output, not timed: {} of {} elements wrong ({} never written); first at {}: "
-      "expected {}, got {}",
-      m.wrong, m.total, m.unwritten, where(m.first), m.expected, m.got);
+  r.error = "wrong output, not timed: " +
+            harness::mismatch_message("out", m,
+                                      [&](const std::string&, std::size_t i) { return where(i); });
   return r;
 }
 

@@ -7,6 +7,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <ostream>
+#include <set>
 #include <vector>
 
 #include "course/manifest.hpp"
@@ -47,6 +48,28 @@ int dev_new(const std::string& id, const std::string& source_dir, const std::str
         id);
     return 2;
   }
+  // The name is the lesson's C++ namespace (and a short form on the command line): not a keyword,
+  // not a namespace the course's code already uses.
+  static const std::set<std::string> kTaken = {
+      "alignas",  "alignof",  "and",      "asm",      "auto",     "bool",      "break",
+      "case",     "catch",    "char",     "class",    "const",    "constexpr", "continue",
+      "default",  "delete",   "do",       "double",   "else",     "enum",      "explicit",
+      "export",   "extern",   "false",    "float",    "for",      "friend",    "goto",
+      "if",       "inline",   "int",      "long",     "mutable",  "namespace", "new",
+      "noexcept", "not",      "nullptr",  "operator", "or",       "private",   "protected",
+      "public",   "register", "return",   "short",    "signed",   "sizeof",    "static",
+      "struct",   "switch",   "template", "this",     "throw",    "true",      "try",
+      "typedef",  "typeid",   "typename", "union",    "unsigned", "using",     "virtual",
+      "void",     "volatile", "while",    "xor",      "bench",    "course",    "cub",
+      "cuda",     "detail",   "driver",   "fmt",      "harness",  "nlohmann",  "quiz_pins",
+      "std",      "testing",  "thrust"};
+  if (kTaken.count(name)) {
+    out << fmt::format(
+        "grader dev new: the name '{}' cannot be a lesson's: it becomes the lesson's C++ "
+        "namespace, and '{}' is a C++ keyword or a namespace the course already uses\n",
+        name, name);
+    return 2;
+  }
   const fs::path src(source_dir), manifest_path = src / "lessons" / "course.json";
   const std::vector<std::string> tops = {"lessons", "exercises", "solutions", "grader/lessons"};
   for (const std::string& top : tops)
@@ -71,6 +94,13 @@ int dev_new(const std::string& id, const std::string& source_dir, const std::str
   try {
     const course::Manifest m = course::Manifest::parse(*manifest_text, manifest_path.string());
     for (const course::Lesson& l : m.lessons) {
+      if (l.short_name() == name && l.id != id) {
+        out << fmt::format(
+            "grader dev new: lesson {} already has the name '{}' (its namespace and short "
+            "form); choose another\n",
+            l.id, name);
+        return 2;
+      }
       if (l.number() < std::stoi(id.substr(0, 2))) stage = l.stage;
       if (l.id == id) {
         stage = l.stage;
@@ -89,6 +119,9 @@ int dev_new(const std::string& id, const std::string& source_dir, const std::str
   std::string manifest;
   try {
     manifest = course::put_lesson_entry(*manifest_text, replace_all(*entry_template, vars));
+    const std::vector<std::string> problems =
+        course::Manifest::parse(manifest, manifest_path.string()).problems();
+    if (!problems.empty()) throw course::ManifestError(problems.front());
   } catch (const course::ManifestError& e) {
     out << "grader dev new: " << e.what() << "; nothing was written\n";
     return 2;

@@ -88,6 +88,12 @@ bool Progress::step_passed(const std::string& lesson, const std::string& step) c
          l[lesson]["steps"][step].value("passed", false);
 }
 
+bool Progress::step_skipped_here(const std::string& lesson, const std::string& step) const {
+  const json& l = data_["lessons"];
+  return l.contains(lesson) && l[lesson].contains("steps") && l[lesson]["steps"].contains(step) &&
+         l[lesson]["steps"][step].value("last", "") == "skipped";
+}
+
 int Progress::hints_seen(const std::string& lesson, const std::string& step) const {
   const json& l = data_["lessons"];
   if (!l.contains(lesson) || !l[lesson].contains("hints")) return 0;
@@ -170,7 +176,7 @@ std::pair<int, int> lesson_progress(const Progress& p, const course::Lesson& les
   int done = 0, total = 0;
   for (const course::Step* s : lesson.required_steps()) {
     ++total;
-    done += p.step_passed(lesson.id, s->name);
+    done += p.step_passed(lesson.id, s->name) || p.step_skipped_here(lesson.id, s->name);
   }
   return {done, total};
 }

@@ -37,6 +37,9 @@ class Progress {
   ///   (untimed), and for a lesson that graded no step (no GPU, build failed).
   bool update(const course::LessonReport& lesson, const std::string& when);
   bool step_passed(const std::string& lesson, const std::string& step) const;
+  /// True when the step's last grading skipped every test (this machine cannot grade it: too
+  /// little memory, too old a GPU); the course map counts it as done.
+  bool step_skipped_here(const std::string& lesson, const std::string& step) const;
   int hints_seen(const std::string& lesson, const std::string& step) const;
   void set_hints_seen(const std::string& lesson, const std::string& step, int tiers);
   /// Best measured fraction of the ceiling for a step, or a negative value if never measured.

@@ -101,6 +101,11 @@ TEST(DevNew, RefusesBadIdsExistingFoldersAndReadyLessons) {
   EXPECT_EQ(driver::dev_new("example", dir.string(), kTemplates.string(), out), 2);
   EXPECT_EQ(driver::dev_new("99_Example", dir.string(), kTemplates.string(), out), 2);
   EXPECT_EQ(driver::dev_new("99_1st", dir.string(), kTemplates.string(), out), 2);
+  // The name becomes a C++ namespace: no keyword, no namespace the course uses, no name another
+  // lesson has (e.g. "transpose" for 07_transpose).
+  EXPECT_EQ(driver::dev_new("99_class", dir.string(), kTemplates.string(), out), 2);
+  EXPECT_EQ(driver::dev_new("99_harness", dir.string(), kTemplates.string(), out), 2);
+  EXPECT_NE(out.str().find("C++ keyword or a namespace"), std::string::npos) << out.str();
   fs::create_directories(dir / "solutions" / "99_example");
   EXPECT_EQ(driver::dev_new("99_example", dir.string(), kTemplates.string(), out), 2);
   EXPECT_NE(out.str().find("solutions/99_example/ already exists"), std::string::npos) << out.str();
@@ -109,6 +114,8 @@ TEST(DevNew, RefusesBadIdsExistingFoldersAndReadyLessons) {
   const course::Manifest m = course::Manifest::parse(before, "course.json");
   for (const course::Lesson& l : m.lessons) {
     if (!l.ready()) continue;
+    EXPECT_EQ(driver::dev_new("98_" + l.short_name(), dir.string(), kTemplates.string(), out), 2);
+    EXPECT_NE(out.str().find("already has the name"), std::string::npos) << out.str();
     EXPECT_EQ(driver::dev_new(l.id, dir.string(), kTemplates.string(), out), 2);
     EXPECT_EQ(
         driver::dev_new(l.id.substr(0, 3) + "other_name", dir.string(), kTemplates.string(), out),

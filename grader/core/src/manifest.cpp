@@ -147,7 +147,7 @@ std::vector<std::string> Manifest::problems() const {
   std::vector<std::string> out;
   std::set<std::string> ids;
   std::set<int> numbers;
-  int previous = 0;
+  int previous = -1;  // lesson 00 is allowed
   for (const Lesson& l : lessons) {
     if (!is_lesson_id(l.id)) {
       out.push_back(fmt::format("lesson id '{}' is not NN_snake_name", l.id));

@@ -103,7 +103,7 @@ int Grade::run(Context& context) {
 
 int Grade::check_output_files(const Context& context) const {
   for (const std::string* path : {&junit_path_, &gradescope_path_})
-    if (!path->empty() && !std::ofstream(*path))
+    if (!path->empty() && !std::ofstream(*path, std::ios::app))  // app: an old file survives
       return context.usage_error("grader", fmt::format("cannot write {}", *path));
   return course::kExitOk;
 }

@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <exception>
+#include <stdexcept>
+#include <system_error>
 #include <thread>
 
 namespace harness {
@@ -59,11 +62,28 @@ void parallel_for(std::size_t n,
   const std::size_t threads = std::clamp<std::size_t>(
       std::min<std::size_t>(by_work, std::thread::hardware_concurrency()), 1, 16);
   const std::size_t size = (n + threads - 1) / threads;
+  // Each range's exception is kept and the first rethrown once every thread has joined: a thread
+  // left joinable, or an exception escaping one, would end the process.
+  std::vector<std::exception_ptr> errors(threads);
+  auto run = [&](std::size_t t) {
+    try {
+      chunk(std::min(n, t * size), std::min(n, (t + 1) * size));
+    } catch (...) {
+      errors[t] = std::current_exception();
+    }
+  };
   std::vector<std::thread> pool;
-  for (std::size_t t = 1; t < threads; ++t)
-    pool.emplace_back(chunk, std::min(n, t * size), std::min(n, (t + 1) * size));
-  chunk(0, std::min(n, size));
+  for (std::size_t t = 1; t < threads; ++t) {
+    try {
+      pool.emplace_back(run, t);
+    } catch (const std::system_error&) {
+      run(t);  // no thread to be had: this range on the calling thread
+    }
+  }
+  run(0);
   for (std::thread& t : pool) t.join();
+  for (const std::exception_ptr& e : errors)
+    if (e) std::rethrow_exception(e);
 }
 
 std::vector<float> random_floats(std::size_t n, std::uint64_t seed) {
@@ -137,6 +157,11 @@ Mismatches compare_elements(std::size_t total, std::size_t compared,
                             const std::function<bool(std::size_t)>& wrong_at,
                             const Unwritten& unwritten,
                             const std::function<void(std::size_t, Mismatches&)>& show_at) {
+  // An output of another size than its reference is a mistake in the hidden test, never the
+  // student's: elements past the shorter one would go unchecked.
+  if (compared != total)
+    throw std::logic_error(fmt::format(
+        "harness: comparing an output of {} elements with a reference of {}", compared, total));
   // Each range counts on its own; the first mismatch of the first range that has one wins.
   struct Part {
     std::size_t wrong = 0, unwritten = 0, first = 0;
@@ -166,14 +191,13 @@ Mismatches compare_elements(std::size_t total, std::size_t compared,
     show_at(m.first, m);
     m.first_unwritten = unwritten(m.first);
   }
-  m.wrong += total - compared;
   return m;
 }
 
 Mismatches compare_near(const std::vector<double>& exact, const std::vector<double>& tolerance,
                         const std::vector<float>& got, const Unwritten& unwritten) {
   return compare_elements(
-      exact.size(), std::min(exact.size(), got.size()),
+      exact.size(), got.size(),
       [&](std::size_t i) {
         return !(std::isfinite(got[i]) && std::fabs(got[i] - exact[i]) <= tolerance[i]);
       },

@@ -9,15 +9,6 @@
 
 namespace harness {
 
-std::string mismatch_message(const std::string& name, const Mismatches& m, const Where& where,
-                             const char* never) {
-  // The wording of Case's comparisons (lesson.cpp), so host and device outputs read alike.
-  return fmt::format(
-      "{} of {} elements of {} wrong ({} {}); first mismatch at {}: expected {}, got {}{}", m.wrong,
-      m.total, name, m.unwritten, never, where(name, m.first), m.expected, m.got,
-      m.first_unwritten ? fmt::format(" ({})", never) : "");
-}
-
 std::size_t device_bytes_in_use() {
   std::size_t free_bytes = 0, total_bytes = 0;
   check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");

@@ -12,6 +12,14 @@
 
 namespace harness {
 
+std::string mismatch_message(const std::string& name, const Mismatches& m, const Where& where,
+                             const char* never) {
+  return fmt::format(
+      "{}: {} of {} elements wrong{}; first mismatch at {}: expected {}, got {}{}", name, m.wrong,
+      m.total, m.unwritten ? fmt::format(" ({} {})", m.unwritten, never) : "", where(name, m.first),
+      m.expected, m.got, m.first_unwritten ? fmt::format(" ({})", never) : "");
+}
+
 Where flat() {
   return [](const std::string& name, std::size_t i) { return fmt::format("{}[{}]", name, i); };
 }
@@ -36,6 +44,9 @@ namespace detail {
 std::string past_end_message(const std::string& name, std::size_t n, std::size_t damaged,
                              bool input) {
   const std::string count = fmt::format("{} element{}", damaged, damaged == 1 ? "" : "s");
+  if (n == 0)
+    return fmt::format("wrote {} into {}, which has no elements (n = 0): nothing may be written",
+                       count, name);
   if (input)
     return fmt::format(
         "wrote {} past the end of the input {} (past {}[{}]): an input is only read, and nothing "
@@ -113,12 +124,7 @@ bool Case::poisoned(const void* element, std::size_t bytes) {
 void Case::report(const std::string& name, const Mismatches& m, const Where& where,
                   const Advice& advice, const char* never) {
   if (m.ok()) return;
-  // "(N never written)" only when there are some, so that the phrase diagnoses a kernel that
-  // skips elements and never a kernel that writes wrong values.
-  std::string text = fmt::format(
-      "{}: {} of {} elements wrong{}; first mismatch at {}: expected {}, got {}{}", name, m.wrong,
-      m.total, m.unwritten ? fmt::format(" ({} {})", m.unwritten, never) : "", where(name, m.first),
-      m.expected, m.got, m.first_unwritten ? fmt::format(" ({})", never) : "");
+  std::string text = mismatch_message(name, m, where, never);
   if (advice)
     if (std::string more = advice(m); !more.empty()) text += ". " + more;
   failures_.push_back(text);
@@ -228,8 +234,9 @@ void run_correctness(const std::string& lesson, const std::string& step, const s
   Case c(lesson, step, name, Case::Mode::correctness, case_seed(step, name));
   std::string skipped;
   run_case(c, body, skipped);
-  if (!skipped.empty()) GTEST_SKIP() << skipped;
+  // What went wrong before a skip still counts: a case skipped after a failed check fails.
   for (const std::string& f : c.failures()) ADD_FAILURE() << c.prefix() << ": " << f;
+  if (!skipped.empty() && c.failures().empty()) GTEST_SKIP() << skipped;
 }
 
 namespace {

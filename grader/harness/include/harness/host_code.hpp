@@ -75,11 +75,6 @@ class HostOutput {
   std::vector<T> memory_;
 };
 
-/// The failure message of a comparison, worded as a Case words it for a device output: "3 of 10
-/// elements of c wrong (1 never written); first mismatch at c[4]: expected 1.5, got 2".
-std::string mismatch_message(const std::string& name, const Mismatches& m, const Where& where,
-                             const char* never = "never written");
-
 /// Compares `out` with `expected` bit for bit and adds a failure to `c` for wrong elements (with
 /// the count never written) and for elements written past the end, worded as for a device output.
 template <typename T>
