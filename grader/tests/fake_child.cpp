@@ -5,7 +5,7 @@
 // set), "sticky" (fatal record, exit 86), "stall" (a kernel the harness gives up on: after
 // --kernel-timeout seconds a failure, a fatal record, exit 86), "oob" (passes; with --quick, as
 // under compute-sanitizer memcheck, its kernel is stopped: unspecified launch failure, fatal
-// record, exit 86), "quickfail" (passes; fails with --quick).
+// record, exit 86), "quickfail" (passes; fails with --quick), "skip" (skipped, with a reason).
 // "--gtest_list_tests" lists the tests named in $FAKE_TESTS that --gtest_filter selects.
 #include <signal.h>
 #include <unistd.h>
@@ -104,11 +104,16 @@ int main(int argc, char** argv) {
         (t.find("fail") != std::string::npos && t.find("quickfail") == std::string::npos) ||
         (quick && t.find("quickfail") != std::string::npos) || sticky;
     any_failed |= fail;
+    const bool skip = !fail && t.find("skip") != std::string::npos;  // e.g. not enough memory
     write({{"event", "end"},
            {"test", t},
-           {"status", fail ? "failed" : "passed"},
+           {"status", fail   ? "failed"
+                      : skip ? "skipped"
+                             : "passed"},
            {"ms", stall ? 1000 * kernel_timeout : 1.0},
-           {"failures", fail ? std::vector<std::string>{failure} : std::vector<std::string>{}}});
+           {"failures", fail   ? std::vector<std::string>{failure}
+                        : skip ? std::vector<std::string>{"not enough GPU memory: fake"}
+                               : std::vector<std::string>{}}});
     if (sticky) {
       write({{"event", "fatal"}, {"test", t}, {"reason", failure}});
       return course::protocol::kExitContextLost;

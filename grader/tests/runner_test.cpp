@@ -142,6 +142,19 @@ TEST_F(Runner, AllPass) {
   for (const auto& s : r.steps) EXPECT_EQ(s.status, "pass") << s.name;
 }
 
+// A step this machine cannot grade (every test skipped: too little memory) does not fail the
+// lesson; a step with one test skipped and one failed still fails.
+TEST_F(Runner, AStepThatCannotBeGradedHereDoesNotFailTheLesson) {
+  const auto r = grade(
+      "naive/T.pass:tiled/T.skip:tiled/U.skip:tiled_padded/T.pass:tiled_cp_async/T.pass:"
+      "padded_32x32/T.pass");
+  EXPECT_EQ(step(r, "tiled").status, "skipped");
+  EXPECT_EQ(r.status, "pass");
+  const auto f = grade("naive/T.pass:tiled/T.skip:tiled/U.fail:tiled_padded/T.pass");
+  EXPECT_EQ(step(f, "tiled").status, "fail");
+  EXPECT_EQ(f.status, "fail");
+}
+
 TEST_F(Runner, CrashIsAFailAndTheRestStillRun) {
   const auto r = grade("naive/T.crash:naive/T.pass:tiled/T.pass:tiled_padded/T.pass");
   EXPECT_EQ(r.status, "fail");
@@ -280,8 +293,7 @@ TEST_F(Runner, SanitizerFindingsComeFirstAndKeepTheirLogs) {
   EXPECT_EQ(s.problems[2].name, "naive/T.crash_a");
   EXPECT_EQ(s.reason.rfind("compute-sanitizer memcheck, racecheck reported errors; ", 0), 0u)
       << s.reason;
-  EXPECT_NE(s.problems[0].failures.at(0).find("then makes the launch fail"),
-            std::string::npos);
+  EXPECT_NE(s.problems[0].failures.at(0).find("then makes the launch fail"), std::string::npos);
   EXPECT_NE(s.problems[0].failures.at(0).find("Invalid __global__ read"), std::string::npos);
   // The crash was seen in memcheck's run; racecheck's run must not have replaced its log.
   const std::string& crash = s.problems[2].failures.at(0);

@@ -230,6 +230,32 @@ TEST(ProgressUpdate, RecordsOnlyTheStudentsGradedSteps) {
   fs::remove(p);
 }
 
+// A step this machine cannot grade (every test skipped) counts as done on the course map, so that
+// "Next:" moves on; it is not recorded as passed.
+TEST(ProgressUpdate, AStepThatCannotBeGradedHereCountsAsDoneOnTheMap) {
+  const fs::path p = fs::temp_directory_path() /
+                     ("grader-progress-skipped-" + std::to_string(::getpid()) + ".json");
+  fs::remove(p);
+  driver::Progress progress(p.string());
+  course::Lesson lesson;
+  lesson.id = "42_lesson";
+  lesson.steps.resize(2);
+  lesson.steps[0].name = "small";
+  lesson.steps[1].name = "large";
+  course::LessonReport l;
+  l.id = "42_lesson";
+  l.status = "pass";
+  l.steps.resize(2);
+  l.steps[0].name = "small";
+  l.steps[0].status = "pass";
+  l.steps[1].name = "large";
+  l.steps[1].status = "skipped";
+  ASSERT_TRUE(progress.update(l, "t1"));
+  EXPECT_FALSE(progress.step_passed("42_lesson", "large"));
+  EXPECT_TRUE(progress.step_skipped_here("42_lesson", "large"));
+  EXPECT_EQ(driver::lesson_progress(progress, lesson), std::make_pair(2, 2));
+}
+
 }  // namespace
 
 namespace {
