@@ -107,6 +107,46 @@ TEST(Manifest, ReportsDuplicatesAndBadGates) {
   EXPECT_TRUE(has("out of order"));
 }
 
+// Ceilings of three kinds, per step or inherited from the lesson (COURSE.md §5): a copy rung, a
+// read rung, a library call (CUB, cuBLAS: "libraries" links the toolkit's cuBLAS). A library may
+// be beaten by a little, a rung of the same geometry not.
+TEST(Manifest, CeilingsOfThreeKindsPerStep) {
+  const std::string lesson = R"({"id":"05_x","title":"t","stage":1,"status":"ready",
+    "libraries":["cublas"], "ceiling":{"kind":"copy","kernel":"copy_rung"},
+    "steps":[{"name":"a","hints":["x","y","z"],"gate":{"fraction_of_ceiling":0.8}},
+             {"name":"b","hints":["x","y","z"],"gate":{"fraction_of_ceiling":0.6},
+              "ceiling":{"kind":"library","kernel":"cub::DeviceReduce::Sum"}},
+             {"name":"c","hints":["x","y","z"],"gate":{"fraction_of_ceiling":0.6},
+              "ceiling":{"kind":"read","kernel":"read_rung"}}]})";
+  const course::Manifest m = with_lessons(lesson);
+  EXPECT_TRUE(m.problems().empty()) << m.problems().front();
+  const course::Lesson& l = m.lessons.at(0);
+  EXPECT_EQ(l.libraries, std::vector<std::string>{"cublas"});
+  EXPECT_EQ(l.steps[0].ceiling.kind, "copy");
+  EXPECT_EQ(l.steps[0].ceiling.kernel, "copy_rung");
+  EXPECT_DOUBLE_EQ(l.steps[0].ceiling.impossible_above(), 1.05);
+  EXPECT_EQ(l.steps[1].ceiling.kind, "library");
+  EXPECT_EQ(l.steps[1].ceiling.kernel, "cub::DeviceReduce::Sum");
+  EXPECT_DOUBLE_EQ(l.steps[1].ceiling.impossible_above(), 1.5);
+  EXPECT_EQ(l.steps[2].ceiling.kind, "read");
+
+  // An unknown kind or library, and a gate with no ceiling, are problems.
+  const std::string bad = R"({"id":"05_x","title":"t","stage":1,"status":"ready",
+    "libraries":["cudnn"],
+    "steps":[{"name":"a","hints":["x","y","z"],"gate":{"fraction_of_ceiling":0.8}},
+             {"name":"b","hints":["x","y","z"],"gate":{"fraction_of_ceiling":0.8},
+              "ceiling":{"kind":"guess","kernel":"k"}}]})";
+  const std::vector<std::string> p = with_lessons(bad).problems();
+  auto has = [&](const std::string& text) {
+    for (const std::string& s : p)
+      if (s.find(text) != std::string::npos) return true;
+    return false;
+  };
+  EXPECT_TRUE(has("unknown library 'cudnn'"));
+  EXPECT_TRUE(has("has a gate but names no ceiling kernel"));
+  EXPECT_TRUE(has("ceiling kind 'guess'"));
+}
+
 TEST(Manifest, BadJsonAndBadShapeThrowManifestError) {
   EXPECT_THROW(course::Manifest::parse("{not json", "x"), course::ManifestError);
   EXPECT_THROW(course::Manifest::parse(R"({"schema":1})", "x"), course::ManifestError);
