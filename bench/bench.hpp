@@ -71,12 +71,8 @@ Row measure_checked(const Context& ctx, const std::string& name, const Launch& c
   harness::check(kernel(0), "launch " + name);
   harness::wait(0, name);
   const std::vector<T> got = out.download();
-  const harness::Mismatches m = harness::compare_bits(expected, got, [&](std::size_t i) {
-    const auto* b = reinterpret_cast<const std::uint8_t*>(&got[i]);
-    for (std::size_t k = 0; k < sizeof(T); ++k)
-      if (b[k] != harness::kOutputPoison) return false;
-    return true;
-  });
+  const harness::Mismatches m = harness::compare_bits(
+      expected, got, [&](std::size_t i) { return harness::still_poisoned(got[i]); });
   if (m.ok()) return measure(ctx, name, ceiling, kernel, bytes, note, /*launched=*/true);
   Row r;
   r.name = name;

@@ -116,11 +116,6 @@ std::size_t Case::guard_for(std::size_t n) const {
   return std::clamp<std::size_t>(n, 4096, std::size_t(1) << 22);
 }
 
-bool Case::poisoned(const void* element, std::size_t bytes) {
-  const auto* b = static_cast<const std::uint8_t*>(element);
-  return std::all_of(b, b + bytes, [](std::uint8_t x) { return x == kOutputPoison; });
-}
-
 void Case::report(const std::string& name, const Mismatches& m, const Where& where,
                   const Advice& advice, const char* never) {
   if (m.ok()) return;
@@ -134,8 +129,7 @@ void Case::expect_near(const Output<float>& out, const std::vector<double>& exac
                        const std::vector<double>& tolerance, Where where, Advice advice) {
   const std::vector<float> got = out.download();
   report(out.name(),
-         compare_near(exact, tolerance, got,
-                      [&](std::size_t i) { return poisoned(&got[i], sizeof(float)); }),
+         compare_near(exact, tolerance, got, [&](std::size_t i) { return still_poisoned(got[i]); }),
          where, advice, "never written");
 }
 

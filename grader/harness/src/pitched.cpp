@@ -171,20 +171,15 @@ std::uint64_t pitched_seed(const Case& c, const std::string& name) {
   return mix(c.seed() ^ h);
 }
 
-bool all_poison(const void* element, std::size_t bytes) {
-  const auto* b = static_cast<const std::uint8_t*>(element);
-  return std::all_of(b, b + bytes, [](std::uint8_t x) { return x == kOutputPoison; });
-}
-
 }  // namespace detail
 
 void expect_near(Case& c, const PitchedOutput<float>& out, const std::vector<double>& exact,
                  const std::vector<double>& tolerance, Where where, Advice advice) {
   const std::vector<float> got = out.download();
-  c.report(out.name(),
-           compare_near(exact, tolerance, got,
-                        [&](std::size_t i) { return detail::all_poison(&got[i], sizeof(float)); }),
-           where, advice, "never written");
+  c.report(
+      out.name(),
+      compare_near(exact, tolerance, got, [&](std::size_t i) { return still_poisoned(got[i]); }),
+      where, advice, "never written");
 }
 
 }  // namespace harness

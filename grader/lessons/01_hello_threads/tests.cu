@@ -138,14 +138,6 @@ Slots reference(const Launch& s) {
   return r;
 }
 
-template <typename T>
-bool poisoned(const T& v) {
-  const auto* b = reinterpret_cast<const unsigned char*>(&v);
-  for (std::size_t i = 0; i < sizeof(T); ++i)
-    if (b[i] != harness::kOutputPoison) return false;
-  return true;
-}
-
 // ============================== the index steps ==============================
 
 // The seven outputs of a case, as the Case owns them.
@@ -180,10 +172,10 @@ harness::Where owner(const Launch& s) {
 std::string likely_mistake(const Launch& s, const Slots& want, const Slots& got,
                            const std::string& name, std::size_t g) {
   const long long per_block = volume(s.block), n = volume(s.grid) * per_block;
-  if (name == "thread_idx" && volume(s.grid) > 1 && poisoned(got.thread_idx[g])) {
+  if (name == "thread_idx" && volume(s.grid) > 1 && harness::still_poisoned(got.thread_idx[g])) {
     bool block0 = false, others = false;
     for (long long i = 0; i < n; ++i) {
-      const bool written = !poisoned(got.thread_idx[i]);
+      const bool written = !harness::still_poisoned(got.thread_idx[i]);
       if (i < per_block)
         block0 = block0 || written;
       else
@@ -239,7 +231,7 @@ void expect_ids(harness::Case& c, const Launch& s, const Outputs& o) {
   };
   std::vector<Column> columns;
   const auto add = [&](const auto& out, const auto& expected, const auto& values) {
-    const auto never = [&values](std::size_t i) { return poisoned(values[i]); };
+    const auto never = [&values](std::size_t i) { return harness::still_poisoned(values[i]); };
     columns.push_back({out.name(), harness::compare_bits(expected, values, never),
                        [&c, &out, &expected, &s](const harness::Advice& a) {
                          c.expect_exact(out, expected, owner(s), a);

@@ -82,13 +82,6 @@ void reference(const std::vector<float>& in, float a, float b, std::vector<doubl
   }
 }
 
-// True when a float still holds the poison every output gets before the launch.
-bool never_written(const float& x) {
-  const auto* bytes = reinterpret_cast<const unsigned char*>(&x);
-  return std::all_of(bytes, bytes + sizeof(float),
-                     [](unsigned char v) { return v == harness::kOutputPoison; });
-}
-
 // When elements were never written: where they are. A strip along the bottom edge from row
 // 32 * ceil(cols / 32) on, or along the right edge from column 8 * ceil(rows / 8) on, is exactly
 // what a kernel that takes the row from the x indices (and the column from y) cannot reach under
@@ -101,7 +94,7 @@ harness::Advice unwritten_region(const Out& out, int rows, int cols) {
     int r0 = rows, r1 = -1, c0 = cols, c1 = -1;
     for (int r = 0; r < rows; ++r)
       for (int c = 0; c < cols; ++c)
-        if (never_written(got[static_cast<std::size_t>(r) * cols + c])) {
+        if (harness::still_poisoned(got[static_cast<std::size_t>(r) * cols + c])) {
           r0 = std::min(r0, r);
           r1 = std::max(r1, r);
           c0 = std::min(c0, c);

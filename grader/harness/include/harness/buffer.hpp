@@ -31,6 +31,16 @@ inline constexpr std::uint8_t kOutputPoison = 0xFE;
 /// that reads past its input and uses the value computes a NaN; as an int, -1.
 inline constexpr std::uint8_t kInputGuard = 0xFF;
 
+/// Whether `element` (any type) still holds kOutputPoison in every byte: an output element the
+/// kernel never wrote.
+template <typename T>
+bool still_poisoned(const T& element) {
+  const auto* b = reinterpret_cast<const std::uint8_t*>(&element);
+  for (std::size_t k = 0; k < sizeof(T); ++k)
+    if (b[k] != kOutputPoison) return false;
+  return true;
+}
+
 /// `count` elements of T in device memory, followed by `guard` elements that hold a sentinel.
 template <typename T>
 class DeviceBuffer {

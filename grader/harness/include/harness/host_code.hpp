@@ -55,21 +55,15 @@ class HostOutput {
     return std::vector<T>(memory_.begin(), memory_.begin() + static_cast<std::ptrdiff_t>(n_));
   }
   /// Whether element `i` still holds the poison it had before the call.
-  bool unwritten(std::size_t i) const { return all_poison(&memory_[i]); }
+  bool unwritten(std::size_t i) const { return still_poisoned(memory_[i]); }
   /// Guard elements whose bytes are no longer all kOutputPoison: elements written past the end.
   std::size_t guard_damage() const {
     std::size_t damaged = 0;
-    for (std::size_t i = n_; i < memory_.size(); ++i) damaged += !all_poison(&memory_[i]);
+    for (std::size_t i = n_; i < memory_.size(); ++i) damaged += !still_poisoned(memory_[i]);
     return damaged;
   }
 
  private:
-  static bool all_poison(const T* element) {
-    const auto* b = reinterpret_cast<const std::uint8_t*>(element);
-    for (std::size_t k = 0; k < sizeof(T); ++k)
-      if (b[k] != kOutputPoison) return false;
-    return true;
-  }
   std::string name_;
   std::size_t n_;
   std::vector<T> memory_;

@@ -313,7 +313,7 @@ class Case {
                     Advice advice = {}) {
     const std::vector<T> got = out.download();
     report(out.name(),
-           compare_bits(expected, got, [&](std::size_t i) { return poisoned(&got[i], sizeof(T)); }),
+           compare_bits(expected, got, [&](std::size_t i) { return still_poisoned(got[i]); }),
            where, advice, "never written");
   }
   /// Compares an in-place array with `expected` bit for bit (unwritten = still its initial value).
@@ -384,7 +384,6 @@ class Case {
   }
   void admit(std::size_t n) const;             // throws SkipCase for large shapes under --quick
   std::size_t guard_for(std::size_t n) const;  // none when timing or under compute-sanitizer
-  static bool poisoned(const void* element, std::size_t bytes);
 
   std::string lesson_, step_, name_, what_;
   Mode mode_;

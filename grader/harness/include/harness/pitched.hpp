@@ -95,9 +95,6 @@ std::size_t pitched_guard_rows(const Case& c, std::size_t rows, std::size_t elem
 // Seed of a pitched input named `name` of case `c`.
 std::uint64_t pitched_seed(const Case& c, const std::string& name);
 
-// True when every byte of `element` holds kOutputPoison.
-bool all_poison(const void* element, std::size_t bytes);
-
 template <typename T>
 struct PitchedBuffer : BufferBase {
   PitchedMemory memory;
@@ -216,8 +213,7 @@ void expect_exact(Case& c, const PitchedOutput<T>& out, const std::vector<T>& ex
                   Where where = flat(), Advice advice = {}) {
   const std::vector<T> got = out.download();
   c.report(out.name(),
-           compare_bits(expected, got,
-                        [&](std::size_t i) { return detail::all_poison(&got[i], sizeof(T)); }),
+           compare_bits(expected, got, [&](std::size_t i) { return still_poisoned(got[i]); }),
            where, advice, "never written");
 }
 
