@@ -313,7 +313,7 @@ print('closecall: 07_transpose.tiled gate', s['gate']['fraction_of_ceiling'], '-
 s['gate']['fraction_of_ceiling']=float(sys.argv[2])
 json.dump(m, open(sys.argv[1], 'w'), indent=2)" "$manifest" "$gate" | tee -a "$out/logs/suite.log" || exit 1
     # The driver reads its built-in manifest; the hidden-test processes it starts inherit the
-    # environment and take the gate from $COURSE_MANIFEST (grader/harness/src/speed.cpp gate_for).
+    # environment and take the gate from $COURSE_MANIFEST (grader/harness/src/manifest_step.cpp gate_for).
     rm -f "$out"/closecall-*.json
     for ((i = 1; i <= runs; i++)); do
       # shellcheck disable=SC2016  # $1 and $2 are bash -c's arguments

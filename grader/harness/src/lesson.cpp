@@ -8,7 +8,7 @@
 #include "course/protocol.hpp"
 #include "harness/clocks.hpp"
 #include "harness/device.hpp"
-#include "harness/speed.hpp"
+#include "harness/manifest_step.hpp"
 
 namespace harness {
 
@@ -33,6 +33,22 @@ Where row_major(std::size_t cols) {
 
 void skip_in_quick_mode(const std::string& why) {
   throw SkipCase(course::protocol::kQuickSkipPrefix + why);
+}
+
+long long timing_side(std::size_t buffers, std::size_t element_bytes) {
+  const DeviceInfo& d = current_device();
+  auto bytes = [&](long long side) {
+    return static_cast<double>(buffers * element_bytes) * static_cast<double>(side) * side;
+  };
+  long long side = 8192;
+  while (bytes(side) < 4.0 * d.l2_bytes) side *= 2;
+  while (side > 256 && bytes(side) + 2.0 * d.l2_bytes > 0.7 * d.free_bytes) side /= 2;
+  return side / 32 * 32;
+}
+
+long long timing_elements(std::size_t buffers, std::size_t element_bytes) {
+  const long long side = timing_side(buffers, element_bytes);
+  return side * side;
 }
 
 std::string name_n(const int& n) {

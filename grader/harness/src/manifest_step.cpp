@@ -1,4 +1,4 @@
-#include "harness/speed.hpp"
+#include "harness/manifest_step.hpp"
 
 #include <fmt/format.h>
 
@@ -6,7 +6,6 @@
 #include <stdexcept>
 
 #include "harness/device.hpp"
-#include "harness/lesson.hpp"
 
 namespace harness {
 
@@ -40,22 +39,6 @@ std::string unsupported(const std::string& lesson, const std::string& step) {
   if (course::cc_at_least(fmt::format("{}.{}", d.cc_major, d.cc_minor), need)) return "";
   return fmt::format("{}.{} needs compute capability {}; this GPU ({}) is {}.{}", lesson, step,
                      need, d.name, d.cc_major, d.cc_minor);
-}
-
-long long timing_side(std::size_t buffers, std::size_t element_bytes) {
-  const DeviceInfo& d = current_device();
-  auto bytes = [&](long long side) {
-    return static_cast<double>(buffers * element_bytes) * static_cast<double>(side) * side;
-  };
-  long long side = 8192;
-  while (bytes(side) < 4.0 * d.l2_bytes) side *= 2;
-  while (side > 256 && bytes(side) + 2.0 * d.l2_bytes > 0.7 * d.free_bytes) side /= 2;
-  return side / 32 * 32;
-}
-
-long long timing_elements(std::size_t buffers, std::size_t element_bytes) {
-  const long long side = timing_side(buffers, element_bytes);
-  return side * side;
 }
 
 }  // namespace harness

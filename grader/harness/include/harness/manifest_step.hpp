@@ -1,4 +1,4 @@
-/// @file speed.hpp
+/// @file manifest_step.hpp
 /// @brief What the hidden tests read from the course manifest about a step: its gate, its
 /// ceiling and its hardware requirement.
 #pragma once
