@@ -103,16 +103,6 @@ void Case::describe(std::string kernel, std::string shape) {
   record("shape", shape);
 }
 
-void Case::describe(const std::string& kernel_on_shape) {
-  const std::size_t on = kernel_on_shape.find(" on ");
-  if (on == std::string::npos) {
-    what_ = kernel_on_shape;
-    record("shape", kernel_on_shape);
-  } else {
-    describe(kernel_on_shape.substr(0, on), kernel_on_shape.substr(on + 4));
-  }
-}
-
 std::string Case::prefix() const {
   return fmt::format("{}, seed {}", what_, seed_);
 }

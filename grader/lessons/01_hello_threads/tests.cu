@@ -268,10 +268,11 @@ void expect_ids(harness::Case& c, const Launch& s, const Outputs& o) {
 void index_case(harness::Case& c, Step step, const Launch& s) {
   static const char* const kernels[] = {"ids_1d", "ids_2d", "ids_3d"};
   const char* kernel = kernels[s.dims - 1];
-  c.describe(s.dims == 1
-                 ? fmt::format("{} on {} block{} of {} thread{}", kernel, s.grid.x,
-                               s.grid.x == 1 ? "" : "s", s.block.x, s.block.x == 1 ? "" : "s")
-                 : fmt::format("{} on grid {} of blocks {}", kernel,
+  c.describe(kernel,
+             s.dims == 1
+                 ? fmt::format("{} block{} of {} thread{}", s.grid.x, s.grid.x == 1 ? "" : "s",
+                               s.block.x, s.block.x == 1 ? "" : "s")
+                 : fmt::format("grid {} of blocks {}",
                                coords(make_uint3(s.grid.x, s.grid.y, s.grid.z), s.dims),
                                coords(make_uint3(s.block.x, s.block.y, s.block.z), s.dims)));
   const Outputs o = make_outputs(c, static_cast<std::size_t>(volume(s.grid) * volume(s.block)));
@@ -328,8 +329,8 @@ std::string printf_advice(const harness::LineDiff& d, const std::string& text) {
 
 void print_case(harness::Case& c, const Launch& s) {
   const int blocks = static_cast<int>(s.grid.x), threads = static_cast<int>(s.block.x);
-  c.describe(fmt::format("print_ids on {} block{} of {} thread{}", blocks, blocks == 1 ? "" : "s",
-                         threads, threads == 1 ? "" : "s"));
+  c.describe("print_ids", fmt::format("{} block{} of {} thread{}", blocks, blocks == 1 ? "" : "s",
+                                      threads, threads == 1 ? "" : "s"));
   std::vector<std::string> expected;
   for (int b = 0; b < blocks; ++b)
     for (int t = 0; t < threads; ++t)

@@ -45,8 +45,8 @@ std::vector<float> host_add(const std::vector<float>& a, const std::vector<float
 
 void kernel_case(harness::Case& c, const int& n) {
   const int blocks = (n + vector_add::BLOCK_THREADS - 1) / vector_add::BLOCK_THREADS;
-  c.describe(fmt::format("add on n = {} ({} block{} of {} threads)", n, blocks,
-                         blocks == 1 ? "" : "s", vector_add::BLOCK_THREADS));
+  c.describe("add", fmt::format("n = {} ({} block{} of {} threads)", n, blocks,
+                                blocks == 1 ? "" : "s", vector_add::BLOCK_THREADS));
   const auto a = c.input<float>("a", n), b = c.input<float>("b", n);
   const auto out = c.output<float>("c", n);
   c.launch(vector_add::launch_add, a, b, out, n);
@@ -77,8 +77,7 @@ std::string error_text(cudaError_t err) {
 }
 
 void skip_large_under_quick(int n) {
-  if (harness::quick() && n > (1 << 16))
-    harness::skip_in_quick_mode("large shape skipped");
+  if (harness::quick() && n > (1 << 16)) harness::skip_in_quick_mode("large shape skipped");
 }
 
 // Two host arrays of n random floats, one element longer than n (so that data() is never null,
@@ -113,7 +112,7 @@ std::string leak_size(double bytes, int n) {
 }
 
 void host_result(harness::Case& c, const int& n) {
-  c.describe(fmt::format("vector_add on n = {} (a, b and c in host memory)", n));
+  c.describe("vector_add", fmt::format("n = {} (a, b and c in host memory)", n));
   skip_large_under_quick(n);
   const HostInputs in(n, c.seed());
   const HostInputs pristine = in;
@@ -146,7 +145,7 @@ std::string check_name(const HostCheck& k) {
 }
 
 void negative_n(harness::Case& c) {
-  c.describe("vector_add on n = -1");
+  c.describe("vector_add", "n = -1");
   const HostInputs in(1, c.seed());
   harness::HostOutput<float> out("c", 0);
   const cudaError_t err = vector_add::vector_add(in.a.data(), in.b.data(), out.data(), -1);
@@ -161,9 +160,9 @@ void negative_n(harness::Case& c) {
 }
 
 void no_leak(harness::Case& c) {
-  c.describe(fmt::format(
-      "vector_add on n = {} called 5 times, device memory in use compared before and after",
-      kLeakN));
+  c.describe(
+      "vector_add",
+      fmt::format("n = {} called 5 times, device memory in use compared before and after", kLeakN));
   skip_large_under_quick(kLeakN);
   const HostInputs in(kLeakN, c.seed());
   harness::HostOutput<float> out("c", kLeakN);
@@ -184,13 +183,12 @@ void no_leak(harness::Case& c) {
 // The launcher refuses the launch (1025 threads per block): vector_add must return that error
 // and free its arrays on the way out.
 void failed_launch(harness::Case& c) {
-  c.describe(fmt::format(
-      "vector_add on n = {} with the course's launcher made to fail (launch_add launches 1025 "
-      "threads per block and returns the error the runtime reports), 5 times",
-      kFaultN));
+  c.describe("vector_add",
+             fmt::format("n = {} with the course's launcher made to fail (launch_add launches 1025 "
+                         "threads per block and returns the error the runtime reports), 5 times",
+                         kFaultN));
   // A refused launch is an API error, which compute-sanitizer counts as one of its findings.
-  if (harness::quick())
-    harness::skip_in_quick_mode("no launch is made to fail");
+  if (harness::quick()) harness::skip_in_quick_mode("no launch is made to fail");
   const HostInputs in(kFaultN, c.seed());
   harness::HostOutput<float> out("c", kFaultN);
   bool launched = true;
@@ -233,12 +231,11 @@ void failed_launch(harness::Case& c) {
 // The kernel fails (a trap, cudaErrorLaunchFailure) after the launch has succeeded: only a
 // synchronizing call can report it. The error is sticky, so this test ends its process.
 void kernel_fault(harness::Case& c) {
-  c.describe(
-      "vector_add on n = 1000 with the kernel made to fail (it traps about a millisecond after "
-      "a successful launch: cudaErrorLaunchFailure)");
+  c.describe("vector_add",
+             "n = 1000 with the kernel made to fail (it traps about a millisecond after "
+             "a successful launch: cudaErrorLaunchFailure)");
   // compute-sanitizer would report the trap as one of its findings.
-  if (harness::quick())
-    harness::skip_in_quick_mode("no kernel is made to fail");
+  if (harness::quick()) harness::skip_in_quick_mode("no kernel is made to fail");
   const HostInputs in(1000, c.seed());
   harness::HostOutput<float> out("c", 1000);
   vector_add::inject_fault(Fault::kernel_error);

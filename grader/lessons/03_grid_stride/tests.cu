@@ -145,8 +145,8 @@ harness::Advice advice(long long threads, float a, const std::vector<float>& x,
 void saxpy_case(harness::Case& c, const Shape& s) {
   const int blocks = blocks_for(s.grid, s.n);
   const float a = scale_for(c.seed());
-  c.describe(fmt::format("saxpy on n = {} with {} x 256 threads, a = {}",
-                         course::group_thousands(s.n), grid_words(s.grid, blocks), a));
+  c.describe("saxpy", fmt::format("n = {} with {} x 256 threads, a = {}",
+                                  course::group_thousands(s.n), grid_words(s.grid, blocks), a));
   const auto x = c.input<float>("x", static_cast<std::size_t>(s.n));
   const auto y = c.in_out("y", harness::random_floats(static_cast<std::size_t>(s.n), c.seed() + 7));
   c.launch(grid_stride::launch_saxpy, s.n, a, x, y, blocks);
@@ -177,8 +177,7 @@ std::string int_note(long long n) {
 
 void large_case(harness::Case& c, const Shape& s) {
   // The harness would skip the case under --quick too, but only after drawing 8 GiB of inputs.
-  if (harness::quick())
-    harness::skip_in_quick_mode("large shape skipped");
+  if (harness::quick()) harness::skip_in_quick_mode("large shape skipped");
   const std::size_t array = static_cast<std::size_t>(s.n) * sizeof(float);
   harness::require_memory(
       2 * array + (512ull << 20), 4 * array + (1ull << 30),

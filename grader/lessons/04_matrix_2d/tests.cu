@@ -121,8 +121,8 @@ harness::Advice unwritten_region(const Out& out, int rows, int cols) {
 
 void dense(harness::Case& c, const Shape& s) {
   const auto [a, b] = factors(c.seed() + 1);
-  c.describe(fmt::format("scale_add_dense on {}x{} (rows x cols, dense row-major), a = {}, b = {}",
-                         s.rows, s.cols, a, b));
+  c.describe("scale_add_dense", fmt::format("{}x{} (rows x cols, dense row-major), a = {}, b = {}",
+                                            s.rows, s.cols, a, b));
   const std::size_t n = static_cast<std::size_t>(s.rows) * s.cols;
   const auto in = c.input<float>("in", n);
   const auto out = c.output<float>("out", n);
@@ -135,14 +135,14 @@ void dense(harness::Case& c, const Shape& s) {
 
 void pitched(harness::Case& c, const Shape& s) {
   const auto [a, b] = factors(c.seed() + 1);
-  c.describe(fmt::format("scale_add_pitched on {}", shape_name(s)));
+  c.describe("scale_add_pitched", shape_name(s));
   const auto in = harness::pitched_input<float>(c, "in", s.rows, s.cols);
   const auto out =
       harness::pitched_output<float>(c, "out", s.rows, s.cols, s.wide_out ? in.pitch() + 1 : 0);
-  c.describe(fmt::format(
-      "scale_add_pitched on {}x{} (rows x cols; {} bytes of data per row, in_pitch = {}, "
-      "out_pitch = {} bytes), a = {}, b = {}",
-      s.rows, s.cols, s.cols * sizeof(float), in.pitch(), out.pitch(), a, b));
+  c.describe("scale_add_pitched",
+             fmt::format("{}x{} (rows x cols; {} bytes of data per row, in_pitch = {}, "
+                         "out_pitch = {} bytes), a = {}, b = {}",
+                         s.rows, s.cols, s.cols * sizeof(float), in.pitch(), out.pitch(), a, b));
   c.launch(matrix_2d::launch_scale_add_pitched, in.data(), in.pitch(), out.data(), out.pitch(),
            s.rows, s.cols, a, b);
   c.ceiling(matrix_2d::launch_copy_pitched, in.data(), in.pitch(), out.data(), out.pitch(), s.rows,

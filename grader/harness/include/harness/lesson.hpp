@@ -250,9 +250,6 @@ class Case {
   /// @param kernel what runs, e.g. "transpose_tiled"
   /// @param shape  the problem, with its unit or layout, e.g. "33x31 (rows x cols)"
   void describe(std::string kernel, std::string shape);
-  /// The same, in one string "KERNEL on SHAPE" ("add on n = 1000" names kernel "add" and shape
-  /// "n = 1000"); a text without " on " is the shape alone.
-  void describe(const std::string& kernel_on_shape);
 
   /// A read-only input of `n` values from random_values<T> (a seed of its own per input), with
   /// guard elements holding kInputGuard. @throws SkipCase for a large shape under --quick.
