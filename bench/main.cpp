@@ -73,16 +73,13 @@ Row measure(const Context& ctx, const std::string& name, const Launch& ceiling,
 
 }  // namespace bench
 
+// bench/probe.cu: a tiny copy kernel of no lesson, timed once to tell whether a profiler is on.
+cudaError_t launch_probe_copy(const float* in, float* out, int n, cudaStream_t stream);
+
 namespace {
 
 using bench::Row;
 using bench::Table;
-
-}  // namespace
-
-cudaError_t launch_probe_copy(const float* in, float* out, int n, cudaStream_t stream);
-
-namespace {
 
 // Why every kernel should run once, untimed, or "" to time normally. First the environment a
 // profiler gives the process it launches: CUDA_INJECTION64_PATH is how CUDA tools are loaded,
