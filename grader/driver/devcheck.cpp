@@ -37,9 +37,13 @@ std::set<std::string> dirs_in(const fs::path& dir) {
 
 // What a variant must do: the solution passes every step, the stub fails every step, a wrong
 // kernel fails its step with its diagnosis in the report.
-// What expectation_problem() returns, followed by the reason, for a wrong kernel whose step this
-// machine cannot grade (every test skipped: too little memory, too old a GPU): a skip, not drift.
-const std::string kSkippedHere = "cannot be graded here: ";
+// Why a wrong kernel's step could not be graded on this machine (every test skipped: too little
+// memory, too old a GPU), or "": such a check is a skip, not drift.
+std::string not_gradable_here(const course::LessonReport& r, const std::string& step) {
+  for (const course::StepReport& s : r.steps)
+    if (s.name == step && s.status == "skipped") return s.reason;
+  return "";
+}
 
 std::string expectation_problem(const course::Lesson& lesson, const std::string& variant,
                                 const course::LessonReport& r, const std::string& text) {
@@ -60,7 +64,6 @@ std::string expectation_problem(const course::Lesson& lesson, const std::string&
     if (w.name != variant) continue;
     for (const course::StepReport& s : r.steps) {
       if (s.name != w.step) continue;
-      if (s.status == "skipped") return kSkippedHere + s.reason;
       if (s.status == "pass") return fmt::format("passes step {}: the grader missed it", w.step);
       if (text.find(w.diagnosis) == std::string::npos)
         return fmt::format("fails step {}, but the report lacks the diagnosis \"{}\"", w.step,
@@ -218,13 +221,14 @@ VariantOutcome grade_variant(const course::Lesson& lesson, const std::string& v,
     course::Report whole;
     whole.lessons.push_back(r);
     const std::string text = course::to_text(whole, course::TextOptions{false, true, "grader"});
-    out.problem = expectation_problem(lesson, v, r, text);
-    if (out.problem.rfind(kSkippedHere, 0) == 0) {
-      fmt::print("skip   {} {}: its step {}\n", lesson.id, v, out.problem);
-      out.problem.clear();
+    if (const std::string why = not_gradable_here(r, sel.step ? sel.step->name : "");
+        sel.step && !why.empty()) {
+      fmt::print("skip   {} {}: its step {} cannot be graded here: {}\n", lesson.id, v,
+                 sel.step->name, why);
       out.skipped = true;
       return out;
     }
+    out.problem = expectation_problem(lesson, v, r, text);
     if (!out.problem.empty()) fmt::print("{}", text);
     for (const course::StepReport& s : r.steps) {
       out.verdicts[s.name].insert(s.status);
