@@ -183,8 +183,8 @@ std::vector<std::string> Manifest::problems() const {
       if (std::find(std::begin(kCeilingKinds), std::end(kCeilingKinds), s.ceiling.kind) ==
           std::end(kCeilingKinds))
         out.push_back(
-            fmt::format("lesson {}: step '{}' ceiling kind '{}' is not copy, read or "
-                        "library",
+            fmt::format("lesson {}: step '{}' ceiling kind '{}' is not copy, read, "
+                        "library or rung",
                         l.id, s.name, s.ceiling.kind));
       if (s.gate && !(s.gate->fraction_of_ceiling > 0 && s.gate->fraction_of_ceiling <= 1))
         out.push_back(fmt::format("lesson {}: step '{}' gate {} is outside (0, 1]", l.id, s.name,

@@ -33,20 +33,23 @@ struct Ceiling {
   /// "copy": the copy rung, a copy kernel of the step's geometry (steps that read and write);
   /// "read": the read rung, the best read-only kernel of the same geometry (steps that only read,
   /// such as a reduction); "library": the call a professional would make for the same job (CUB,
-  /// cuBLAS), run in the same process.
+  /// cuBLAS, cudaMemcpy), run in the same process; "rung": for steps bound by the SM rather than by
+  /// DRAM (arithmetic, shared memory), the course's kernel doing the same work with the same
+  /// geometry minus the lesson's hazard (e.g. every warp on one branch, conflict-free shared rows).
   std::string kind = "copy";
   std::string
       kernel;  ///< name printed next to the figure, e.g. "copy_tiled", "cub::DeviceReduce::Sum"
   std::string what;  ///< one line: what it does and how it differs from the student's kernel
 
-  /// Ratio (student / ceiling) above which a result is rejected as impossible: 1.05 for the copy
-  /// and read rungs (nothing that does the whole job beats a copy of the same shape by more than
-  /// noise); 1.5 for a library ceiling, which a specialised kernel may beat by a little.
+  /// Ratio (student / ceiling) above which a result is rejected as impossible: 1.05 for the copy,
+  /// read and compute rungs (nothing that does the whole job beats a copy of the same shape, or the
+  /// same work without the hazard, by more than noise); 1.5 for a library ceiling, which a
+  /// specialised kernel may beat by a little.
   double impossible_above() const;
 };
 
 /// The ceiling kinds a manifest may name.
-inline constexpr const char* kCeilingKinds[] = {"copy", "read", "library"};
+inline constexpr const char* kCeilingKinds[] = {"copy", "read", "library", "rung"};
 
 /// One graded step of a lesson (e.g. 07_transpose.tiled_padded).
 struct Step {
