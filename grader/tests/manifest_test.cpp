@@ -107,17 +107,20 @@ TEST(Manifest, ReportsDuplicatesAndBadGates) {
   EXPECT_TRUE(has("out of order"));
 }
 
-// Ceilings of three kinds, per step or inherited from the lesson (COURSE.md §5): a copy rung, a
-// read rung, a library call (CUB, cuBLAS: "libraries" links the toolkit's cuBLAS). A library may
-// be beaten by a little, a rung of the same geometry not.
-TEST(Manifest, CeilingsOfThreeKindsPerStep) {
+// Ceilings of four kinds, per step or inherited from the lesson (COURSE.md §5): a copy rung, a
+// read rung, a library call (CUB, cuBLAS: "libraries" links the toolkit's cuBLAS), and a compute
+// rung for SM-bound steps ("rung"). A library may be beaten by a little, a rung of the same
+// geometry not.
+TEST(Manifest, CeilingsOfFourKindsPerStep) {
   const std::string lesson = R"({"id":"05_x","title":"t","stage":1,"status":"ready",
     "libraries":["cublas"], "ceiling":{"kind":"copy","kernel":"copy_rung"},
     "steps":[{"name":"a","hints":["x","y","z"],"gate":{"fraction_of_ceiling":0.8}},
              {"name":"b","hints":["x","y","z"],"gate":{"fraction_of_ceiling":0.6},
               "ceiling":{"kind":"library","kernel":"cub::DeviceReduce::Sum"}},
              {"name":"c","hints":["x","y","z"],"gate":{"fraction_of_ceiling":0.6},
-              "ceiling":{"kind":"read","kernel":"read_rung"}}]})";
+              "ceiling":{"kind":"read","kernel":"read_rung"}},
+             {"name":"d","hints":["x","y","z"],"gate":{"fraction_of_ceiling":0.8},
+              "ceiling":{"kind":"rung","kernel":"same_work_one_branch"}}]})";
   const course::Manifest m = with_lessons(lesson);
   EXPECT_TRUE(m.problems().empty()) << m.problems().front();
   const course::Lesson& l = m.lessons.at(0);
@@ -129,6 +132,8 @@ TEST(Manifest, CeilingsOfThreeKindsPerStep) {
   EXPECT_EQ(l.steps[1].ceiling.kernel, "cub::DeviceReduce::Sum");
   EXPECT_DOUBLE_EQ(l.steps[1].ceiling.impossible_above(), 1.5);
   EXPECT_EQ(l.steps[2].ceiling.kind, "read");
+  EXPECT_EQ(l.steps[3].ceiling.kind, "rung");
+  EXPECT_DOUBLE_EQ(l.steps[3].ceiling.impossible_above(), 1.05);
 
   // An unknown kind or library, and a gate with no ceiling, are problems.
   const std::string bad = R"({"id":"05_x","title":"t","stage":1,"status":"ready",
