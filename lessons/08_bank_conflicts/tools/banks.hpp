@@ -44,19 +44,20 @@ enum class Pattern {
 
 /// One warp-wide access of a 2-D shared tile.
 struct Access {
-  int element_bytes = 4;  ///< 4 (float, int) or 8 (double, long long)
-  int row_elements = 32;  ///< elements of data per row, 1..kMaxElements
-  int pad = 0;            ///< unused elements after each row, 0..kMaxElements
-  Pattern pattern = Pattern::column;
+  int element_bytes = 4;              ///< 4 (float, int) or 8 (double, long long)
+  int row_elements = 32;              ///< elements of data per row, 1..kMaxElements
+  int pad = 0;                        ///< unused elements after each row, 0..kMaxElements
+  Pattern pattern = Pattern::column;  ///< how the lanes index the tile
   int index = 0;   ///< the row (pattern row) or column (the others) the warp reads, >= 0
   int lanes = 32;  ///< active lanes 0..lanes-1, 1..32
 };
 
 /// Where one lane's element lives.
 struct Lane {
-  int lane = 0;          ///< lane number
-  int row = 0, col = 0;  ///< logical element (row, col) of the tile
-  int stored_col = 0;    ///< column it is stored at (differs from col when swizzled)
+  int lane = 0;        ///< lane number
+  int row = 0;         ///< logical row of the element
+  int col = 0;         ///< logical column of the element
+  int stored_col = 0;  ///< column it is stored at (differs from col when swizzled)
   unsigned long long address =
       0;          ///< byte address: (row * (row_elements + pad) + stored_col) * element_bytes
   int bank = 0;   ///< bank of its first byte; an 8-byte element also covers bank + 1
@@ -65,7 +66,7 @@ struct Lane {
 
 /// One pass (a wavefront) of one phase: which lane's word each bank delivers.
 struct Wavefront {
-  int phase = 0;
+  int phase = 0;  ///< the half-warp it serves (0 for 4-byte elements)
   /// For each bank, the lanes served by it in this pass (several lanes = one word broadcast);
   /// empty when the bank is idle.
   std::vector<std::vector<int>> lanes_by_bank = std::vector<std::vector<int>>(kBanks);
@@ -80,6 +81,7 @@ struct Result {
   int ideal = 1;  ///< the fewest wavefronts these lanes could take: one per phase used
   /// For each bank, the lanes that touch it (all phases); a lane appears once per bank.
   std::vector<std::vector<int>> lanes_by_bank = std::vector<std::vector<int>>(kBanks);
+  /// Wavefronts the request takes (all phases).
   int wavefront_count() const { return static_cast<int>(wavefronts.size()); }
 };
 
