@@ -16,7 +16,8 @@ namespace {
 using bank_conflicts::TILE_DIM;
 
 // Course-owned 64-bit variants for the table: the unpadded double tile (every lane of a half-warp
-// on the same two banks) and the tile padded by two doubles (lanes 8 apart collide: 2-way).
+// on the same two banks), the tile padded by two doubles (lanes 8 apart collide: 2-way) and by
+// four (lanes 4 apart: 4-way), to see which conflicts this kernel can hide.
 template <int PAD>
 __global__ void tile_product_double_pad(const double* __restrict__ a, const double* __restrict__ b,
                                         double* __restrict__ c, int rows, int cols) {
@@ -142,6 +143,8 @@ bench::Table banks_table(const bench::Context& ctx) {
                    "bank 2k for every lane: 32 wavefronts per B load"},
                   {"double [32][34] (course)", launch_double_pad<2>,
                    "bank (4x + 2k) % 32: 2-way, 4 wavefronts"},
+                  {"double [32][36] (course)", launch_double_pad<4>,
+                   "bank (8x + 2k) % 32: 4-way, 8 wavefronts"},
                   {"tile_product_padded_64", bank_conflicts::launch_tile_product_padded_64,
                    "double[32][33]: bank (2x + 2k) % 32, 2 wavefronts"}};
     for (const auto& k : ladder) {
