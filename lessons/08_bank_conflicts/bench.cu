@@ -1,0 +1,163 @@
+// Lesson 08's table for the lab's bench: bank patterns. The tile product of the lesson with your
+// kernels (or the solutions), each checked before it is timed, against the rung of its element
+// type; two course-owned double kernels show the 64-bit paddings that do not work. Kernel names
+// let `ncu --kernel-name regex:tile_product` select the table alone.
+#include <fmt/format.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "bank_conflicts.cuh"
+#include "bench.hpp"
+
+namespace {
+
+using bank_conflicts::TILE_DIM;
+
+// Course-owned 64-bit variants for the table: the unpadded double tile (every lane of a half-warp
+// on the same two banks), the tile padded by two doubles (lanes 8 apart collide: 2-way) and by
+// four (lanes 4 apart: 4-way), to see which conflicts this kernel can hide.
+template <int PAD>
+__global__ void tile_product_double_pad(const double* __restrict__ a, const double* __restrict__ b,
+                                        double* __restrict__ c, int rows, int cols) {
+  __shared__ double as[TILE_DIM][TILE_DIM];
+  __shared__ double bs[TILE_DIM][TILE_DIM + PAD];
+  const int x = threadIdx.x, y = threadIdx.y;
+  const int col = blockIdx.x * TILE_DIM + x, row = blockIdx.y * TILE_DIM + y;
+  const bool inside = row < rows && col < cols;
+  as[y][x] = inside ? a[row * cols + col] : 0.0;
+  bs[y][x] = inside ? b[row * cols + col] : 0.0;
+  __syncthreads();
+  double sum = 0.0;
+#pragma unroll
+  for (int k = 0; k < TILE_DIM; ++k) sum += as[y][k] * bs[x][k];
+  if (inside) c[row * cols + col] = sum;
+}
+
+template <int PAD>
+cudaError_t launch_double_pad(const double* a, const double* b, double* c, int rows, int cols,
+                              cudaStream_t stream) {
+  const dim3 grid((cols + TILE_DIM - 1) / TILE_DIM, (rows + TILE_DIM - 1) / TILE_DIM);
+  tile_product_double_pad<PAD>
+      <<<grid, dim3(TILE_DIM, bank_conflicts::BLOCK_ROWS), 0, stream>>>(a, b, c, rows, cols);
+  return cudaGetLastError();
+}
+
+// Whole numbers in [-16, 16]: every sum exact in float and double, in any order.
+std::vector<double> small_whole_numbers(std::size_t n, std::uint64_t seed) {
+  std::vector<double> v(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    v[i] = static_cast<double>(static_cast<int>((seed >> 33) % 33) - 16);
+  }
+  return v;
+}
+
+// The lesson's definition (bank_conflicts.cuh) on a side x side matrix, side a multiple of 32.
+std::vector<double> host_tile_product(const std::vector<double>& a, const std::vector<double>& b,
+                                      int side) {
+  std::vector<double> c(a.size());
+  const int tiles = side / TILE_DIM;
+  harness::parallel_for(
+      tiles,
+      [&](std::size_t first, std::size_t last) {
+        for (int ty = static_cast<int>(first); ty < static_cast<int>(last); ++ty)
+          for (int tx = 0; tx < tiles; ++tx)
+            for (int i = 0; i < TILE_DIM; ++i)
+              for (int j = 0; j < TILE_DIM; ++j) {
+                const std::size_t ra = static_cast<std::size_t>(ty * TILE_DIM + i) * side;
+                const std::size_t rb = static_cast<std::size_t>(ty * TILE_DIM + j) * side;
+                double sum = 0;
+                for (int k = 0; k < TILE_DIM; ++k)
+                  sum += a[ra + tx * TILE_DIM + k] * b[rb + tx * TILE_DIM + k];
+                c[ra + tx * TILE_DIM + j] = sum;
+              }
+      },
+      static_cast<std::size_t>(TILE_DIM) * side);
+  return c;
+}
+
+bench::Table banks_table(const bench::Context& ctx) {
+  const int side = 8192;
+  const std::size_t n = static_cast<std::size_t>(side) * side;
+  const std::vector<double> ha = small_whole_numbers(n, 8), hb = small_whole_numbers(n, 9);
+  const std::vector<double> ref64 = host_tile_product(ha, hb, side);
+  const std::vector<float> fa(ha.begin(), ha.end()), fb(hb.begin(), hb.end()),
+      ref32(ref64.begin(), ref64.end());
+  bench::Table t{
+      "banks",
+      "bank patterns: the tile product C_tile = A_tile * B_tile^T, 8192x8192, 32x32 threads, the B "
+      "tile read down a column",
+      "GB/s = 3 matrices x 8192 x 8192 x 4 B (float) or 8 B (double) / kernel time: DRAM traffic; "
+      "the kernels are bound by shared memory, so read the % column",
+      "tile_product_rows (float rows) and tile_product_rows_64 (double rows): the same kernel "
+      "with the B tile read along a row (the rung)"};
+  const auto where = [side](std::size_t i) { return fmt::format("c[{}][{}]", i / side, i % side); };
+  {
+    harness::DeviceBuffer<float> a(n), b(n), c(n);
+    a.upload(fa);
+    b.upload(fb);
+    const bench::Launch rung = [&](cudaStream_t s) {
+      return bank_conflicts::launch_tile_product_rows(a.data(), b.data(), c.data(), side, side, s);
+    };
+    const double bytes = 3.0 * n * sizeof(float);
+    t.rows.push_back(bench::measure(ctx, "tile_product_rows (float rung)", rung, rung, bytes,
+                                    "B read along a row: 1 wavefront per load"));
+    using Launcher = cudaError_t (*)(const float*, const float*, float*, int, int, cudaStream_t);
+    const struct {
+      const char* name;
+      Launcher launch;
+      const char* note;
+    } ladder[] = {{"tile_product_conflicted", bank_conflicts::launch_tile_product_conflicted,
+                   "float[32][32]: 32-way, 32 wavefronts per B load"},
+                  {"tile_product_padded", bank_conflicts::launch_tile_product_padded,
+                   "float[32][33]: bank (x + k) % 32, 1 wavefront"},
+                  {"tile_product_swizzled", bank_conflicts::launch_tile_product_swizzled,
+                   "float[32][32], column k ^ r: 1 wavefront"}};
+    for (const auto& k : ladder) {
+      const bench::Launch run = [&](cudaStream_t s) {
+        return k.launch(a.data(), b.data(), c.data(), side, side, s);
+      };
+      t.rows.push_back(
+          bench::measure_checked(ctx, k.name, rung, run, bytes, k.note, c, ref32, where));
+    }
+  }
+  {
+    harness::DeviceBuffer<double> a(n), b(n), c(n);
+    a.upload(ha);
+    b.upload(hb);
+    const bench::Launch rung = [&](cudaStream_t s) {
+      return bank_conflicts::launch_tile_product_rows_64(a.data(), b.data(), c.data(), side, side,
+                                                         s);
+    };
+    const double bytes = 3.0 * n * sizeof(double);
+    t.rows.push_back(bench::measure(ctx, "tile_product_rows_64 (double rung)", rung, rung, bytes,
+                                    "B read along a row: 2 wavefronts per load"));
+    using Launcher = cudaError_t (*)(const double*, const double*, double*, int, int, cudaStream_t);
+    const struct {
+      const char* name;
+      Launcher launch;
+      const char* note;
+    } ladder[] = {{"double [32][32] (course)", launch_double_pad<0>,
+                   "bank 2k for every lane: 32 wavefronts per B load"},
+                  {"double [32][34] (course)", launch_double_pad<2>,
+                   "bank (4x + 2k) % 32: 2-way, 4 wavefronts"},
+                  {"double [32][36] (course)", launch_double_pad<4>,
+                   "bank (8x + 2k) % 32: 4-way, 8 wavefronts"},
+                  {"tile_product_padded_64", bank_conflicts::launch_tile_product_padded_64,
+                   "double[32][33]: bank (2x + 2k) % 32, 2 wavefronts"}};
+    for (const auto& k : ladder) {
+      const bench::Launch run = [&](cudaStream_t s) {
+        return k.launch(a.data(), b.data(), c.data(), side, side, s);
+      };
+      t.rows.push_back(
+          bench::measure_checked(ctx, k.name, rung, run, bytes, k.note, c, ref64, where));
+    }
+  }
+  return t;
+}
+
+}  // namespace
+
+BENCH_TABLE("08_bank_conflicts", "banks", banks_table);
