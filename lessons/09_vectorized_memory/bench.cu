@@ -93,8 +93,8 @@ bench::Table widths_table(const bench::Context& ctx) {
   });
   t.rows.push_back(bench::measure_checked(
       ctx, "scale_view (yours)", memcpy_view, yours, 8.0 * n,
-      fmt::format("head 3, {} float4 per thread, tail", vectorized_memory::VECTORS_PER_THREAD), out,
-      expected,
+      fmt::format("head 3, {} float4 per thread, tail 1", vectorized_memory::VECTORS_PER_THREAD),
+      out, expected,
       [](std::size_t i) { return fmt::format("out[{}]", static_cast<long long>(i) - 1); }));
   return t;
 }

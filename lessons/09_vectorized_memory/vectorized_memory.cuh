@@ -29,7 +29,7 @@ namespace vectorized_memory {
 /// Threads per block of scale_view.
 constexpr int VIEW_THREADS = 256;
 /// float4 vectors of the body each scale_view thread moves.
-constexpr int VECTORS_PER_THREAD = 2;
+constexpr int VECTORS_PER_THREAD = 1;
 
 /// Side of the square tile a transpose_64 block owns, in elements.
 constexpr int TILE = 64;

@@ -46,11 +46,12 @@ std::string view_name(const View& v) {
   return fmt::format("n_{}_in_at_{}_out_at_{}", v.n, v.in_offset, v.out_offset);
 }
 
-// n = 0 .. 9 (every head and tail length), one short of / at / one past a warp of vectors and a
-// block's VECTORS_PER_THREAD * 256 vectors, primes, a multi-block size.
+// n = 0 .. 9 (every head and tail length), one short of / at / one past a warp's 32 vectors (128
+// floats) and a block's 256 vectors (1024 floats, VECTORS_PER_THREAD = 1) and two blocks' worth,
+// primes, multi-block sizes.
 const int kViewSizes[] = {0,    1,    2,    3,    4,    5,     6,      7,      8,
-                          9,    31,   33,   127,  128,  129,   511,    512,    513,
-                          2047, 2048, 2049, 4099, 8191, 65537, 100003, 1000003};
+                          9,    31,   33,   127,  128,  129,   1023,   1024,   1025,
+                          1027, 2047, 2048, 2049, 4099, 65537, 100003, 1000003};
 
 // Every misalignment 0..3 for the input; the output at the same misalignment, at the same element
 // or 4 or 8 elements further into its array (so a kernel that takes the head from one pointer and
