@@ -36,7 +36,7 @@ __global__ void tile_product_swizzled(const float* __restrict__ a, const float* 
 __global__ void tile_product_padded_64(const double* __restrict__ a, const double* __restrict__ b,
                                        double* __restrict__ c, int rows, int cols) {
   // TODO(padded_64): the padded kernel in double. A double covers two banks: work out (README
-  // section 5, or ./build/grader banks --width 8) which padding makes the column read of the B
+  // section 6, or ./build/grader banks --width 8) which padding makes the column read of the B
   // tile conflict-free.
 }
 

@@ -64,7 +64,7 @@ __global__ void tile_product_swizzled(const float* __restrict__ a, const float* 
                                       float* __restrict__ c, int rows, int cols);
 
 /// Step `padded_64`: the tile product in double (8-byte elements cover two banks each), with
-/// the B tile padded so that its column read is conflict-free (README section 5). Same shapes as
+/// the B tile padded so that its column read is conflict-free (README section 6). Same shapes as
 /// tile_product_conflicted.
 __global__ void tile_product_padded_64(const double* __restrict__ a, const double* __restrict__ b,
                                        double* __restrict__ c, int rows, int cols);

@@ -100,7 +100,9 @@ bench::Table widths_table(const bench::Context& ctx) {
 }
 
 bench::Table transpose_table(const bench::Context& ctx) {
-  const int side = static_cast<int>(harness::timing_side(2, sizeof(float)));
+  // The grader's timing shape of transpose_64 (grader/lessons/09_vectorized_memory/tests.cu):
+  // twice the usual side, 16384 x 16384 on an H200.
+  const int side = 2 * static_cast<int>(harness::timing_side(8, sizeof(float)));
   const long long n = static_cast<long long>(side) * side;
   harness::DeviceBuffer<float> in(n), out(n);
   const std::vector<float> host = harness::random_floats(n, 92);

@@ -35,6 +35,7 @@ cudaError_t launch_scale_view(const float* in, float* out, int n, float a, cudaS
 
 cudaError_t launch_transpose_64(const float* in, float* out, int rows, int cols,
                                 cudaStream_t stream) {
+  if (in == nullptr || out == nullptr) return cudaErrorInvalidValue;
   if (rows < 4 || cols < 4 || rows % 4 != 0 || cols % 4 != 0) return cudaErrorInvalidValue;
   if (static_cast<long long>(rows) * cols >= (1LL << 31)) return cudaErrorInvalidValue;
   if (address(in) % 16 != 0 || address(out) % 16 != 0) return cudaErrorInvalidValue;

@@ -86,8 +86,8 @@ int head_elements(const float* p, int n);
 cudaError_t launch_scale_view(const float* in, float* out, int n, float a, cudaStream_t stream = 0);
 
 /// Launches transpose_64. cudaErrorInvalidValue when rows or cols is not a positive multiple of
-/// 4, rows * cols >= 2^31, ceil(rows / TILE) > 65535 (the largest gridDim.y), or a pointer is not
-/// 16-byte aligned.
+/// 4, rows * cols >= 2^31, ceil(rows / TILE) > 65535 (the largest gridDim.y), or a pointer is null
+/// or not 16-byte aligned.
 cudaError_t launch_transpose_64(const float* in, float* out, int rows, int cols,
                                 cudaStream_t stream = 0);
 

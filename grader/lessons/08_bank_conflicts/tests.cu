@@ -121,7 +121,24 @@ void tile_product_case(harness::Case& c, Step step, const Shape& s, Launcher<T> 
                  harness::row_major(s.cols));
 }
 
+// The swizzled step keeps both tiles float[32][32], 8 KiB of static shared memory: a padded B tile
+// is as fast (it is the padded step's answer) and would pass the gate, so it is refused here by
+// the kernel's own shared-memory size, read from the runtime.
+void expect_unpadded_tiles(harness::Case& c) {
+  cudaFuncAttributes attr{};
+  harness::check(cudaFuncGetAttributes(&attr, bank_conflicts::tile_product_swizzled),
+                 "cudaFuncGetAttributes(tile_product_swizzled)");
+  const std::size_t unpadded = 2 * TILE_DIM * TILE_DIM * sizeof(float);
+  if (attr.sharedSizeBytes > unpadded)
+    c.fail(fmt::format(
+        "tile_product_swizzled uses {} bytes of shared memory, more than the two unpadded "
+        "float[32][32] tiles ({} bytes): this step keeps the tiles unpadded and moves each "
+        "element of B's row r to column k ^ r instead (README section 5)",
+        attr.sharedSizeBytes, unpadded));
+}
+
 void run_case(harness::Case& c, Step step, const Shape& s) {
+  if (step == Step::swizzled) expect_unpadded_tiles(c);
   if (is_double(step))
     tile_product_case<double>(c, step, s, bank_conflicts::launch_tile_product_padded_64,
                               bank_conflicts::launch_tile_product_rows_64);
