@@ -21,12 +21,12 @@
 //     one atomicAdd per thread (no block combination), one atomicAdd per element (5 samples).
 //     Input: integer-valued floats in {-1, 0, 1} (sum |x| < 2^24: every order of additions is
 //     exact), so every result is compared exactly with the host's sum.
-//  3. (Run last: undefined behaviour) Warp sums/maxes on a partial warp (step warp_reduce): the
-//  right kernel, a kernel whose
-//     lanes past n return before shuffling with the full mask 0xffffffff (undefined behaviour per
-//     the PTX ISA), and one whose max reads 0 from lanes past n; n = 1000, 993, 1023, 8, on
-//     all-negative and all-positive integer data; prints the last warp's results against the
-//     right ones, and what a lane reads from exited lanes with __shfl_down_sync.
+//  3. Run last (undefined behaviour): warp sums/maxes on a partial warp (step warp_reduce): the
+//     right kernel, a kernel whose lanes past n return before shuffling with the full mask
+//     0xffffffff (undefined behaviour per the PTX ISA), and one whose max reads 0 from lanes past
+//     n; n = 1000, 993, 1023, 8, on all-negative and all-positive integer data; prints the last
+//     warp's results against the right ones, and what a lane reads from exited lanes with
+//     __shfl_down_sync.
 #include <cuda_runtime.h>
 
 #include <algorithm>
