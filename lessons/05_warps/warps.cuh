@@ -4,11 +4,11 @@
 /// Three kernels about the warp, the 32 threads an SM schedules together:
 ///
 /// - step `uniform_branch`: out[i] = odd_work(x[i]) for odd i, even_work(x[i]) for even i, two
-///   different chains of CHAIN_LENGTH dependent fused multiply-adds. Arithmetic, not memory,
-///   decides the time. Thread i taking element i branches on the lane's parity, so every warp
-///   runs both chains; the student keeps the output and changes which thread takes which element
-///   so that all 32 lanes of a warp take the same branch. Timed against branch_rung, the same
-///   arithmetic and geometry with every warp on one chain.
+///   different chains of CHAIN_LENGTH dependent floating-point instructions. Arithmetic, not
+///   memory, decides the time. Thread i taking element i branches on the lane's parity, so every
+///   warp runs both chains; the student keeps the output and changes which thread takes which
+///   element so that all 32 lanes of a warp take the same branch. Timed against branch_rung, the
+///   same arithmetic and geometry with every warp on one chain.
 /// - step `warp_reduce`: the sum and the maximum of every group of 32 consecutive elements, with
 ///   __shfl_down_sync, right when the last group is partial (n % 32 != 0). Correctness only.
 /// - step `array_sum`: the sum of the whole array: a grid-stride loop into a register, warp
@@ -31,25 +31,35 @@ namespace warps {
 constexpr int BLOCK_THREADS = 256;
 /// Threads per warp on every NVIDIA GPU so far (the device's `warpSize`).
 constexpr int WARP_SIZE = 32;
-/// Dependent fused multiply-adds in each of even_work and odd_work.
+/// Dependent floating-point instructions in each of even_work and odd_work.
 constexpr int CHAIN_LENGTH = 128;
 /// Blocks per SM of the grid launch_array_sum uses (capped at one thread per element).
 constexpr int SUM_BLOCKS_PER_SM = 8;
 
-/// The work of an even element: CHAIN_LENGTH dependent steps v = fmaf(v, -0.9990234375, 1).
-/// Each step is one fused multiply-add, rounded once, the same on the host (C's fmaf) and on the
-/// device (fma.rn.f32): the result is bit-exact wherever it is computed, and the compiler may not
-/// split or reorder it. Bounded: the chain pulls any |v| <= 1e30 towards 1 / 1.9990234375.
+/// The work of an even element: CHAIN_LENGTH / 2 steps of a multiply, then an add, each rounded
+/// on its own (never fused): v = (v * -0.9990234375) + 1. On the device __fmul_rn and __fadd_rn,
+/// which the compiler may not contract into a fused multiply-add; on the host the same two
+/// roundings written as fmaf(v, c, -0.0f) (= v * c rounded once, signed zeros included) and
+/// fmaf(v, 1.0f, 1.0f) (= v + 1 rounded once). Bit-exact wherever it is computed. Bounded: the
+/// chain pulls any |v| <= 1e30 towards 1 / 1.9990234375.
+///
+/// Why not a second chain of fused multiply-adds with other constants: the compiler merges two
+/// branches whose instructions differ only in their constants into one chain with the constants
+/// selected per thread, and the branch, with its divergence, disappears. Different instructions
+/// (FMUL and FADD here, FFMA in odd_work) keep the two sides apart.
 __host__ __device__ inline float even_work(float v) {
 #ifdef __CUDA_ARCH__
 #pragma unroll
+  for (int k = 0; k < CHAIN_LENGTH / 2; ++k) v = __fadd_rn(__fmul_rn(v, -0.9990234375f), 1.0f);
+#else
+  for (int k = 0; k < CHAIN_LENGTH / 2; ++k) v = fmaf(fmaf(v, -0.9990234375f, -0.0f), 1.0f, 1.0f);
 #endif
-  for (int k = 0; k < CHAIN_LENGTH; ++k) v = fmaf(v, -0.9990234375f, 1.0f);
   return v;
 }
 
-/// The work of an odd element: CHAIN_LENGTH dependent steps v = fmaf(v, 0.998046875, 0.5), a
-/// different chain of the same length (it drifts towards 256). Bit-exact like even_work.
+/// The work of an odd element: CHAIN_LENGTH dependent fused multiply-adds,
+/// v = fmaf(v, 0.998046875, 0.5), each rounded once, the same on the host (C's fmaf) and on the
+/// device (fma.rn.f32): bit-exact wherever it is computed. Bounded (it drifts towards 256).
 __host__ __device__ inline float odd_work(float v) {
 #ifdef __CUDA_ARCH__
 #pragma unroll
