@@ -48,9 +48,10 @@ bench::Table divergence_table(const bench::Context& ctx) {
   x.upload(hx);
   bench::Table t{
       "divergence",
-      fmt::format("out[i] = (i odd ? odd_work : even_work)(x[i]), {} chains of {} dependent "
-                  "FMAs, {} floats, 256 threads per block (lesson 05, step uniform_branch)",
-                  2, warps::CHAIN_LENGTH, course::group_thousands(n)),
+      fmt::format("out[i] = (i odd ? odd_work : even_work)(x[i]), two chains of {} dependent "
+                  "instructions, {} floats, 256 threads per block (lesson 05, step "
+                  "uniform_branch)",
+                  warps::CHAIN_LENGTH, course::group_thousands(n)),
       "GB/s = (4 B read + 4 B written) x n / time: a rate to compare rows, the time is arithmetic",
       "branch_rung: the same chains and geometry, the chain chosen per warp (no divergence)"};
   const bench::Launch rung = [&](cudaStream_t s) {

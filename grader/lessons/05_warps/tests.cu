@@ -3,8 +3,9 @@
 // and "array_sum/Speed.timed" (against cub::DeviceReduce::Sum).
 //
 // Comparisons.
-// - uniform_branch: even_work and odd_work are chains of fmaf, each step rounded once on the host
-//   and on the device, so out is compared bit for bit with the host's chains. The inputs are
+// - uniform_branch: every step of even_work (a multiply and an add, rounded separately) and of
+//   odd_work (a fused multiply-add) is rounded the same way on the host and on the device (see
+//   warps.cuh), so out is compared bit for bit with the host's chains. The inputs are
 //   drawn from a pool of 4096 random floats (the host evaluates each chain 4096 times, not n
 //   times: 2^26 elements x 128 steps would take the host seconds).
 // - warp_reduce: the inputs are integers of magnitude at most 100 stored as floats. A group's
