@@ -49,6 +49,14 @@ TEST(Gate, ClearPassAndClearFail) {
   EXPECT_NE(fail.reason.find("short by 37.0 points"), std::string::npos) << fail.reason;
 }
 
+// A gate that is not a whole percentage (lesson 09's 95.5%) is printed as it is, never rounded.
+TEST(Gate, AFractionalGateIsPrintedExactly) {
+  const auto fail = decide_gate(around(0.906, 0.005), 0.955);
+  EXPECT_NE(fail.reason.find("needs 95.5%"), std::string::npos) << fail.reason;
+  const auto pass = decide_gate(around(0.97, 0.005), 0.85);
+  EXPECT_NE(pass.reason.find("needs 85%:"), std::string::npos) << pass.reason;
+}
+
 TEST(Gate, StraddlingIsDecidedByMedianAndFlagged) {
   const auto above = decide_gate(around(0.852, 0.01), 0.85);
   EXPECT_TRUE(above.close_call);

@@ -182,7 +182,8 @@ std::string speed_figures(const SpeedFigures& s) {
   if (s.verdict == "impossible") return line + " (impossible: rejected)";
   if (!s.gate) return line + " (no speed gate)";
   const double margin = 100 * (s.ratio - *s.gate);
-  return line + fmt::format("; needs {:.0f}%, {} {:.1f} pts{}", 100 * *s.gate,
+  // {:g}: a gate of 95.5% reads "95.5", one of 85% reads "85" (never rounded to a whole point).
+  return line + fmt::format("; needs {:g}%, {} {:.1f} pts{}", 100 * *s.gate,
                             margin >= 0 ? "margin +" : "short by ", std::fabs(margin),
                             s.close_call ? " (close call)" : "");
 }
