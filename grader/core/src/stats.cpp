@@ -80,8 +80,8 @@ GateDecision decide_gate(const Summary& ratio, std::optional<double> gate,
     d.verdict = ratio.median >= *gate ? Verdict::pass : Verdict::fail;
   }
   d.reason = fmt::format(
-      "{:.1f}% of the ceiling, needs {:g}%: {} by {:.1f} points{}", 100 * ratio.median,
-      100 * *gate, d.verdict == Verdict::pass ? "above" : "short", 100 * std::fabs(d.margin),
+      "{:.1f}% of the ceiling, needs {:g}%: {} by {:.1f} points{}", 100 * ratio.median, 100 * *gate,
+      d.verdict == Verdict::pass ? "above" : "short", 100 * std::fabs(d.margin),
       d.close_call ? " (close call: samples straddle the gate, decided by median)" : "");
   return d;
 }
