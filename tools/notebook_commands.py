@@ -234,7 +234,7 @@ def plan(entries, workdir, arch):
         if clone_dest and clone_dest in command:
             command = command.replace(clone_dest.rstrip("/"), workdir)
             notes.append(f"(a) the clone's directory {clone_dest} is the local copy {workdir}")
-        new = re.sub(r"(--preset[ =]colab-t4)\b", rf"\1 -DCMAKE_CUDA_ARCHITECTURES={arch}", command)
+        new = re.sub(r"(?<!--build )(--preset[ =]colab-t4)\b", rf"\1 -DCMAKE_CUDA_ARCHITECTURES={arch}", command)
         if new == command:
             new = re.sub(r"(-DCMAKE_CUDA_ARCHITECTURES=)75\b", rf"\g<1>{arch}", command)
         if new != command:
