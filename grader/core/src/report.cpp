@@ -262,10 +262,14 @@ std::string context_lines(const SpeedFigures& context) {
   return fmt::format(
              "  ceiling: {} on {}, {} GB/s, measured interleaved with your kernel in this run\n",
              context.ceiling_kernel, context.shape, group_thousands(context.ceiling_gbps)) +
-         fmt::format(
-             "  context: cudaMemcpy device-to-device {} GB/s; datasheet peak {} GB/s "
-             "(2 x memory clock x bus width)\n",
-             group_thousands(context.memcpy_gbps), group_thousands(context.peak_gbps)) +
+         // No cudaMemcpy figure when the test recorded none (e.g. a reduction: one float out).
+         (context.memcpy_gbps > 0
+              ? fmt::format("  context: cudaMemcpy device-to-device {} GB/s; datasheet peak {} "
+                            "GB/s (2 x memory clock x bus width)\n",
+                            group_thousands(context.memcpy_gbps),
+                            group_thousands(context.peak_gbps))
+              : fmt::format("  context: datasheet peak {} GB/s (2 x memory clock x bus width)\n",
+                            group_thousands(context.peak_gbps))) +
          fmt::format(
              "  effective bandwidth = (bytes read + bytes written) / kernel time, GB/s = 10^9 "
              "B/s; median of {} interleaved pairs, L2 flushed before each sample\n",
