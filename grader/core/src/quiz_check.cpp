@@ -120,12 +120,12 @@ Verdict check_prediction(const Instance& inst, const std::string& given, Verdict
   if (!v.skipped) v.value = parse_number(given);
   v.understood = v.skipped || (v.value && *v.value >= 0 && *v.value <= 100);
   if (!v.understood) {
-    v.problem = "type your estimate in percent of the copy ceiling, 0 to 100 (or - to skip)";
+    v.problem = "type your estimate in percent of the step's ceiling, 0 to 100 (or - to skip)";
     v.value.reset();
   }
   std::string head;
   if (v.value)
-    head = fmt::format("Your estimate: {}% of the copy ceiling.", format_number(*v.value));
+    head = fmt::format("Your estimate: {}% of the step's ceiling.", format_number(*v.value));
   else if (v.skipped)
     head = "No estimate given.";
   else
@@ -178,7 +178,7 @@ Instance instantiate(const Question& q, unsigned long long seed) {
       break;
     case Kind::prediction:
       inst.unit = "%";
-      inst.answer_form = "(your estimate, in percent of the copy ceiling; not scored)";
+      inst.answer_form = "(your estimate, in percent of the step's ceiling; not scored)";
       break;
     case Kind::generated: {
       DrawnQuestion d = q.generator->draw(inst.draw_seed);

@@ -60,7 +60,7 @@ GateDecision decide_gate(const Summary& ratio, std::optional<double> gate,
   if (ratio.median > impossible_above) {
     d.verdict = Verdict::impossible;
     d.reason = fmt::format(
-        "measured {:.0f}% of the copy ceiling, more than a kernel doing the whole task can reach "
+        "measured {:.0f}% of the ceiling, more than a kernel doing the whole task can reach "
         "(limit {:.0f}%): it probably skips work or reuses an earlier result",
         100 * ratio.median, 100 * impossible_above);
     return d;

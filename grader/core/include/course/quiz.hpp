@@ -25,8 +25,9 @@
 ///   (shown with the prompt). Accepted: a number, optionally with thousands commas ("1,024") and
 ///   a unit word or "%" after it ("1024 B", "12.5%").
 /// - **prediction**: `measured` names a lesson step ({"lesson": ..., "step": ...}) whose fraction
-///   of the copy ceiling the grader stores. The student gives an estimate in percent; it is not
-///   scored, and the explanation compares it with the measurement when there is one.
+///   of its ceiling (copy or read rung, rung, or library call) the grader stores. The student gives
+///   an estimate in percent; it is not scored, and the explanation compares it with the measurement
+///   when there is one.
 /// - **kinds a lesson registers** (course/extensions.hpp, from lessons/NN_name/tools/): parametric
 ///   questions whose parameters are drawn from the attempt's seed and whose answer (a number) the
 ///   lesson's code computes; the keys they take are the lesson's. Once registered, a kind may be
