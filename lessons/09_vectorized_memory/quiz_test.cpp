@@ -81,8 +81,12 @@ QUIZ_CHOICE("unswizzled-conflict", q) {
   return only_choice_starting(q, "an 8-way bank conflict");
 }
 
+// A 64x64 tile of floats over the 16x16 threads of a block: each thread loads its share of the
+// tile's bytes, all before using any (and the claim "four times lesson 07's": 4 floats of 4 bytes).
 QUIZ_NUMERIC("bytes-per-thread-64") {
-  return 4 * kFloat4;
+  const int tile_bytes = 64 * 64 * kFloat, threads = 16 * 16;
+  if (tile_bytes / threads != 4 * (4 * kFloat)) return -1;
+  return tile_bytes / threads;
 }
 
 QUIZ_CHOICE("misaligned-float4", q) {
