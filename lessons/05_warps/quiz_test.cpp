@@ -192,7 +192,7 @@ TEST(Quiz05Facts, PredictionNamesTheChainLength) {
       course::quiz::Quiz::load(std::string(COURSE_SOURCE_DIR) + "/lessons/05_warps/quiz.json");
   const auto it =
       std::find_if(quiz.questions.begin(), quiz.questions.end(),
-                   [](const course::quiz::Question& x) { return x.id == "predict-lane-parity"; });
+                   [](const course::quiz::Question& x) { return x.id == "predict-uniform"; });
   ASSERT_NE(it, quiz.questions.end());
   const std::string chain = std::to_string(header_constant("CHAIN_LENGTH"));
   EXPECT_NE(it->prompt.find(chain + " dependent"), std::string::npos);

@@ -166,12 +166,13 @@ harness::Advice reduce_advice(int n, bool is_max) {
     const long long groups = warps::warp_groups(n);
     const int live = static_cast<int>(std::min<long long>(kWarp, n - g * kWarp));
     std::string out;
+    if (m.first_unwritten) return "Lane 0 of the warp that holds this group must write it";
     if (g == groups - 1 && live < kWarp) {
       out = fmt::format(
           "Group {} is the last warp, and only its lanes 0-{} hold elements (n = {}). Lanes "
           "{}-31 must stay in the warp and take part in every shuffle, holding the identity: 0 "
           "for the sum, -INFINITY for the maximum. A lane that returns early is not there when "
-          "the others read from it (undefined behaviour for a shuffle with the full mask)",
+          "the others read from it (what a lane reads from an exited lane is undefined)",
           g, live - 1, n, live);
       if (is_max && m.got == "0")
         out +=
@@ -179,7 +180,6 @@ harness::Advice reduce_advice(int n, bool is_max) {
             "element is negative";
       return out;
     }
-    if (m.first_unwritten) return "Lane 0 of the warp that holds this group must write it";
     return "";
   };
 }
@@ -231,7 +231,7 @@ std::string sum_name(const SumShape& s) {
   return fmt::format("n_{}_{}", s.n, s.data == Data::integers ? "integers" : "random");
 }
 
-// One array of 2^26 floats on a GPU with up to 128 MiB of L2 (>= 4x the L2).
+// One array of 2^26 floats on a GPU with up to 64 MiB of L2 (>= 4x the L2); 2^28 above that.
 SumShape sum_timing() {
   return {harness::timing_elements(1, sizeof(float)), Data::integers};
 }

@@ -1,7 +1,7 @@
 // Wrong on purpose: the lanes past n return before the shuffles, and the lanes that stay shuffle
-// with the full mask 0xffffffff, which names lanes that have exited. The PTX ISA leaves the value
-// a lane reads from an exited (inactive) lane unpredictable, and the Programming Guide calls the
-// result of a shuffle whose source lane is not participating undefined. Right on every whole
+// with the full mask 0xffffffff, which names lanes that have exited. The PTX ISA calls the result
+// undefined when a lane sources a register from an inactive (exited) lane, and so does the
+// Programming Guide for a source lane that is not participating. Right on every whole
 // warp; on a partial warp (n % 32 != 0) the last group's sum and maximum depend on whatever the
 // hardware returns for the missing lanes.
 #include "unused_kernels.cuh"
