@@ -121,15 +121,7 @@ bench::Table transpose_table(const bench::Context& ctx) {
   };
   t.rows.push_back(bench::measure(ctx, "transpose_padded_32 (lesson 07)", memcpy_all, padded,
                                   8.0 * n, "4 B per access, 16 B per thread"));
-  std::vector<float> expected(n);
-  harness::parallel_for(
-      static_cast<std::size_t>(side),
-      [&](std::size_t b, std::size_t e) {
-        for (std::size_t c = b; c < e; ++c)
-          for (int r = 0; r < side; ++r)
-            expected[c * side + r] = host[static_cast<std::size_t>(r) * side + c];
-      },
-      static_cast<std::size_t>(side));
+  const std::vector<float> expected = harness::host_transpose(host, side, side);
   const bench::Launch yours = [&](cudaStream_t s) {
     return vectorized_memory::launch_transpose_64(in.data(), out.data(), side, side, s);
   };

@@ -55,6 +55,28 @@ double mixed_value(std::uint64_t h) {
 
 }  // namespace
 
+std::vector<float> host_transpose(const std::vector<float>& in, int rows, int cols) {
+  if (rows < 0 || cols < 0 ||
+      in.size() != static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols))
+    throw std::invalid_argument("host_transpose: in.size() is not rows * cols");
+  std::vector<float> out(in.size());
+  constexpr int B = 64;
+  const std::size_t bands = (static_cast<std::size_t>(rows) + B - 1) / B;
+  parallel_for(
+      bands,
+      [&](std::size_t first, std::size_t last) {
+        const int end = static_cast<int>(std::min<std::size_t>(rows, last * B));
+        for (int r0 = static_cast<int>(first) * B; r0 < end; r0 += B)
+          for (int c0 = 0; c0 < cols; c0 += B)
+            for (int r = r0; r < std::min(rows, r0 + B); ++r)
+              for (int c = c0; c < std::min(cols, c0 + B); ++c)
+                out[static_cast<std::size_t>(c) * rows + r] =
+                    in[static_cast<std::size_t>(r) * cols + c];
+      },
+      static_cast<std::size_t>(B) * cols);
+  return out;
+}
+
 void parallel_for(std::size_t n,
                   const std::function<void(std::size_t begin, std::size_t end)>& chunk,
                   std::size_t elements_per_item) {

@@ -50,25 +50,6 @@ Launcher launcher(Step step) {
   return nullptr;
 }
 
-// Host reference: out (cols x rows) = transpose of in (rows x cols), in 64x64 blocks for cache
-// locality, bands of rows on all cores (each band writes its own output columns).
-std::vector<float> host_transpose(const std::vector<float>& in, int rows, int cols) {
-  std::vector<float> out(in.size());
-  constexpr int B = 64;
-  const std::size_t bands = (rows + B - 1) / B;
-  harness::parallel_for(
-      bands,
-      [&](std::size_t first, std::size_t last) {
-        for (int r0 = static_cast<int>(first) * B; r0 < std::min<int>(rows, last * B); r0 += B)
-          for (int c0 = 0; c0 < cols; c0 += B)
-            for (int r = r0; r < std::min(rows, r0 + B); ++r)
-              for (int c = c0; c < std::min(cols, c0 + B); ++c)
-                out[static_cast<size_t>(c) * rows + r] = in[static_cast<size_t>(r) * cols + c];
-      },
-      static_cast<std::size_t>(B) * cols);
-  return out;
-}
-
 void transpose_case(harness::Case& c, Step step, const Shape& s) {
   c.describe(std::string("transpose_") + transpose::step_name(step),
              fmt::format("{}x{} (rows x cols; out is {}x{})", s.rows, s.cols, s.cols, s.rows));
@@ -78,7 +59,8 @@ void transpose_case(harness::Case& c, Step step, const Shape& s) {
   c.launch(launcher(step), in, out, s.rows, s.cols);
   c.ceiling(transpose::launch_copy_tiled, in, out, s.rows, s.cols);
   c.bytes(2.0 * n * sizeof(float));
-  c.expect_exact(out, host_transpose(in.host(), s.rows, s.cols), harness::row_major(s.rows));
+  c.expect_exact(out, harness::host_transpose(in.host(), s.rows, s.cols),
+                 harness::row_major(s.rows));
 }
 
 }  // namespace

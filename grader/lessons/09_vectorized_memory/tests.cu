@@ -211,27 +211,6 @@ Shape timing_shape() {
   return {side, side};
 }
 
-// Host reference: out (cols x rows) = transpose of in (rows x cols), in 64x64 blocks for cache
-// locality, bands of rows on all cores (each band writes its own output columns).
-std::vector<float> host_transpose(const std::vector<float>& in, int rows, int cols) {
-  std::vector<float> out(in.size());
-  constexpr int B = 64;
-  const std::size_t bands = (rows + B - 1) / B;
-  harness::parallel_for(
-      bands,
-      [&](std::size_t first, std::size_t last) {
-        for (int r0 = static_cast<int>(first) * B; r0 < std::min<long long>(rows, last * B);
-             r0 += B)
-          for (int c0 = 0; c0 < cols; c0 += B)
-            for (int r = r0; r < std::min(rows, r0 + B); ++r)
-              for (int c = c0; c < std::min(cols, c0 + B); ++c)
-                out[static_cast<std::size_t>(c) * rows + r] =
-                    in[static_cast<std::size_t>(r) * cols + c];
-      },
-      static_cast<std::size_t>(B) * cols);
-  return out;
-}
-
 // Where the first wrong element of the output sits among the tiles.
 harness::Advice transpose_advice(const Shape& s) {
   return [s](const harness::Mismatches& m) -> std::string {
@@ -262,8 +241,8 @@ void transpose_case(harness::Case& c, const Shape& s) {
   c.launch(vectorized_memory::launch_transpose_64, in, out, s.rows, s.cols);
   c.ceiling(vectorized_memory::launch_memcpy, in, out, static_cast<long long>(n));
   c.bytes(2.0 * n * sizeof(float));
-  c.expect_exact(out, host_transpose(in.host(), s.rows, s.cols), harness::row_major(s.rows),
-                 transpose_advice(s));
+  c.expect_exact(out, harness::host_transpose(in.host(), s.rows, s.cols),
+                 harness::row_major(s.rows), transpose_advice(s));
 }
 
 struct RefusedShape {

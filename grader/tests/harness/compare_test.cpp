@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <limits>
+#include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include "harness/data.hpp"
@@ -44,3 +46,22 @@ TEST(CompareNear, ToleranceAndNonFiniteValues) {
 }
 
 }  // namespace
+
+// The transpose reference of lessons 07 and 09: every element moved, on shapes smaller than,
+// equal to and larger than its 64x64 blocks, non-square both ways; a size that is not
+// rows * cols is refused.
+TEST(HostTranspose, MovesEveryElementOnAnyShape) {
+  for (const auto& [rows, cols] : std::vector<std::pair<int, int>>{
+           {1, 1}, {1, 70}, {70, 1}, {3, 5}, {64, 64}, {65, 129}, {200, 63}}) {
+    std::vector<float> in(static_cast<std::size_t>(rows) * cols);
+    for (std::size_t i = 0; i < in.size(); ++i) in[i] = static_cast<float>(i);
+    const std::vector<float> out = harness::host_transpose(in, rows, cols);
+    ASSERT_EQ(out.size(), in.size());
+    for (int r = 0; r < rows; ++r)
+      for (int c = 0; c < cols; ++c)
+        ASSERT_EQ(out[static_cast<std::size_t>(c) * rows + r],
+                  in[static_cast<std::size_t>(r) * cols + c])
+            << rows << "x" << cols << " at (" << r << ", " << c << ")";
+  }
+  EXPECT_THROW(harness::host_transpose(std::vector<float>(5), 2, 3), std::invalid_argument);
+}

@@ -66,6 +66,12 @@ void parallel_for(std::size_t n,
                   const std::function<void(std::size_t begin, std::size_t end)>& chunk,
                   std::size_t elements_per_item = 1);
 
+/// The host reference of a transpose: `in` is rows x cols, row-major; the result is cols x rows,
+/// row-major (out[c][r] = in[r][c]). Works in 64x64 blocks for cache locality, bands of 64 input
+/// rows on all cores (each band writes its own output columns). Used by lessons 07 and 09 and
+/// their bench tables. @throws std::invalid_argument when in.size() != rows * cols.
+std::vector<float> host_transpose(const std::vector<float>& in, int rows, int cols);
+
 /// Element-wise comparison over all cores: `wrong_at(i)` says whether element i is wrong,
 /// `unwritten(i)` whether a wrong one was never written, `show_at(i)` fills the first mismatch's
 /// expected and got. Counts and the first index are those of a serial scan.
