@@ -257,6 +257,7 @@ std::string figures(const VariantOutcome& outcome, int repeat) {
 
 int dev_check(const course::Manifest& m, const DevCheckOptions& o, GradeOptions g) {
   g.memcheck = true;  // the course as students get it graded, whatever --quick said
+  g.skip_large = o.skip_large;
   int drift = course_checks(m);
   if (!course::config::kDevTargets) {
     fmt::print(

@@ -359,6 +359,7 @@ WatchedChild test_process(const std::string& exe, const std::vector<std::string>
            "--gtest_filter=" + join(tests, ":")})
     child.argv.push_back(a);
   if (o.quick) child.argv.push_back("--quick");
+  if (o.skip_large && !o.quick) child.argv.push_back("--skip-large");  // --quick implies it
   child.report_path = report_path;
   child.log_path = log_path;
   child.test_timeout = o.test_timeout;

@@ -24,6 +24,9 @@ struct GradeOptions {
   double hang_budget = 25;
   /// The hidden tests' own --quick mode: small shapes only, untimed (for compute-sanitizer runs).
   bool quick = false;
+  /// The hidden tests' --skip-large: the cases that need several GiB (lesson 03's 2^31 elements)
+  /// are skipped (the grader's --quick; `dev check --skip-large`).
+  bool skip_large = false;
   /// After the tests, run compute-sanitizer memcheck on the small shapes of the steps that passed
   /// their tests and gate (false: the grader's --quick, which records no progress).
   bool memcheck = true;

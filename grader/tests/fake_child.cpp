@@ -1,11 +1,13 @@
 // Stands in for a hidden-test process in the runner's CPU tests. It accepts the arguments the
-// grader passes (--report FILE ... --kernel-timeout S [--quick] --gtest_filter=A:B:C) and, per
+// grader passes (--report FILE ... --kernel-timeout S [--quick] [--skip-large]
+// --gtest_filter=A:B:C) and, per
 // test in the filter, acts out a mode taken from the test's name: "pass", "fail", "crash"
 // (SIGSEGV mid-test), "hang" (sleeps forever mid-test, after writing its pid to $FAKE_PID_FILE if
 // set), "sticky" (fatal record, exit 86), "stall" (a kernel the harness gives up on: after
 // --kernel-timeout seconds a failure, a fatal record, exit 86), "oob" (passes; with --quick, as
 // under compute-sanitizer memcheck, its kernel is stopped: unspecified launch failure, fatal
-// record, exit 86), "quickfail" (passes; fails with --quick), "skip" (skipped, with a reason).
+// record, exit 86), "quickfail" (passes; fails with --quick), "skip" (skipped, with a reason),
+// "large" (passes; skipped in quick mode under --skip-large or --quick, as lesson 03's 2^31 case).
 // "--gtest_list_tests" lists the tests named in $FAKE_TESTS that --gtest_filter selects.
 #include <signal.h>
 #include <unistd.h>
@@ -47,7 +49,7 @@ bool selected(const std::string& test, const std::string& filter) {
 
 int main(int argc, char** argv) {
   std::string report, filter;
-  bool list = false, quick = false;
+  bool list = false, quick = false, skip_large = false;
   double kernel_timeout = 10;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -57,6 +59,8 @@ int main(int argc, char** argv) {
       kernel_timeout = std::atof(argv[++i]);
     else if (a == "--quick")
       quick = true;
+    else if (a == "--skip-large")
+      skip_large = true;
     else if (a.rfind("--gtest_filter=", 0) == 0)
       filter = a.substr(15);
     else if (a == "--gtest_list_tests")
@@ -105,15 +109,20 @@ int main(int argc, char** argv) {
         (quick && t.find("quickfail") != std::string::npos) || sticky;
     any_failed |= fail;
     const bool skip = !fail && t.find("skip") != std::string::npos;  // e.g. not enough memory
+    const bool skip_as_large = (quick || skip_large) && t.find("large") != std::string::npos;
     write({{"event", "end"},
            {"test", t},
-           {"status", fail   ? "failed"
-                      : skip ? "skipped"
-                             : "passed"},
+           {"status", fail                    ? "failed"
+                      : skip || skip_as_large ? "skipped"
+                                              : "passed"},
            {"ms", stall ? 1000 * kernel_timeout : 1.0},
-           {"failures", fail   ? std::vector<std::string>{failure}
-                        : skip ? std::vector<std::string>{"not enough GPU memory: fake"}
-                               : std::vector<std::string>{}}});
+           {"failures",
+            fail   ? std::vector<std::string>{failure}
+            : skip ? std::vector<std::string>{"not enough GPU memory: fake"}
+            : skip_as_large
+                ? std::vector<std::string>{std::string(course::protocol::kQuickSkipPrefix) +
+                                           "large shape skipped"}
+                : std::vector<std::string>{}}});
     if (sticky) {
       write({{"event", "fatal"}, {"test", t}, {"reason", failure}});
       return course::protocol::kExitContextLost;

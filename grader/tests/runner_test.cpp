@@ -428,6 +428,25 @@ TEST_F(Runner, QuickSkipsMemcheckSaysSoAndRecordsNoProgress) {
   EXPECT_FALSE(progress.step_passed("07_transpose", "naive"));
 }
 
+// The cases of several GiB (lesson 03's 2^31 elements) run in a plain grade and are skipped,
+// with the reason, under skip_large (the grader's --quick, `dev check --skip-large`).
+TEST_F(Runner, SkipLargeSkipsOnlyTheLargeCases) {
+  const std::string tests = "naive/T.pass:tiled/T.large";
+  const auto plain = grade(tests);
+  EXPECT_EQ(step(plain, "tiled").status, "pass");
+  options_.skip_large = true;
+  const auto r = grade(tests);
+  EXPECT_EQ(step(r, "naive").status, "pass");
+  const course::StepReport& tiled = step(r, "tiled");
+  EXPECT_EQ(tiled.status, "skipped");
+  ASSERT_EQ(tiled.skip_reasons.size(), 1u);
+  EXPECT_EQ(tiled.skip_reasons[0].first, "large shape skipped");
+  // memcheck still runs, and its calls take --quick (which implies the skip), never both flags
+  const std::vector<std::string> calls = sanitizer_calls();
+  ASSERT_FALSE(calls.empty());
+  EXPECT_EQ(calls[0].find("--skip-large"), std::string::npos) << calls[0];
+}
+
 // Without compute-sanitizer the steps keep their verdicts, and the report says why once.
 TEST_F(Runner, WithoutComputeSanitizerGradesWithoutItAndSaysSoOnce) {
   options_.sanitizer = (dir_ / "no-such-compute-sanitizer").string();

@@ -19,6 +19,9 @@ class DevCheck : public Subcommand {
                      "grade each variant N times; verdicts must not flip")
         ->check(course::cli::whole_number(1, 100));
     app_->add_flag("--no-build", shared.no_build, "do not rebuild targets first");
+    app_->add_flag("--skip-large", options_.skip_large,
+                   "skip the cases that need several GiB, as --quick does for a grade (memcheck "
+                   "still runs)");
     add_color_option(*app_, shared);
   }
   int run(Context& context) override {

@@ -39,8 +39,8 @@ class Grade : public Command {
         ->delimiter(',')
         ->check(CLI::IsMember({"memcheck", "racecheck", "synccheck", "initcheck"}));
     app.add_flag("--quick", quick_,
-                 "skip compute-sanitizer memcheck after the tests (faster; not recorded as "
-                 "progress)")
+                 "skip compute-sanitizer memcheck after the tests, and the cases that need "
+                 "several GiB (faster; not recorded as progress)")
         ->excludes("--sanitize")
         ->excludes("--sanitize-tools");
   }
@@ -79,6 +79,7 @@ int Grade::run(Context& context) {
   report.configuration = course::config::kSolutions ? "solutions" : "exercises";
   GradeOptions g = context.grade_options();
   g.memcheck = !quick_;
+  g.skip_large = quick_;
   const bool sanitizing = sanitize_ || app_->count("--sanitize-tools") > 0;
   for (const course::Selection& sel : selections)  // without a GPU each lesson is still built
     report.lessons.push_back(sanitizing ? sanitize(sel, g, sanitize_tools_, report.device)

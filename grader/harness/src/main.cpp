@@ -1,6 +1,6 @@
 // main() of every hidden-test binary (grade_<lesson>). The grader runs it as a child process:
 //   grade_07_transpose --report FILE --seed N [--device N] [--kernel-timeout S] [--quick]
-//                      [--gtest_filter=...]
+//                      [--skip-large] [--gtest_filter=...]
 // Exit codes: 0 all tests passed, 1 some failed, 3 no usable GPU, 86 the CUDA context was lost
 // (course/protocol.hpp). Without a GPU it says so on stderr and in the report file.
 #include <cuda_runtime.h>
@@ -24,16 +24,19 @@ int main(int argc, char** argv) {
   unsigned long long seed = 20261129;
   int device = 0;
   double kernel_timeout = 10.0;
-  bool quick = false;
+  bool quick = false, skip_large = false;
   app.add_option("--report", report_path, "append JSON-lines records to this file");
   app.add_option("--seed", seed, "seed of the random inputs");
   app.add_option("--device", device, "CUDA device index");
   app.add_option("--kernel-timeout", kernel_timeout, "seconds before a kernel counts as hung");
   app.add_flag("--quick", quick, "small shapes only, no timing (for compute-sanitizer)");
+  app.add_flag("--skip-large", skip_large,
+               "skip the cases that need several GiB (the grader's --quick; implied by --quick)");
   CLI11_PARSE(app, argc, argv);
 
   harness::set_seed(seed);
   harness::set_quick(quick);
+  harness::set_skip_large(skip_large);
   harness::set_kernel_timeout(kernel_timeout);
   if (::testing::GTEST_FLAG(list_tests)) return RUN_ALL_TESTS();  // listing needs no GPU
 

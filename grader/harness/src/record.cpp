@@ -7,6 +7,7 @@ namespace harness {
 namespace {
 unsigned long long g_seed = 1;
 bool g_quick = false;
+bool g_skip_large = false;
 }  // namespace
 
 void record(const std::string& key, double value) {
@@ -33,6 +34,12 @@ void set_seed(unsigned long long s) {
 }
 bool quick() {
   return g_quick;
+}
+bool skip_large() {
+  return g_quick || g_skip_large;
+}
+void set_skip_large(bool s) {
+  g_skip_large = s;
 }
 void set_quick(bool q) {
   g_quick = q;

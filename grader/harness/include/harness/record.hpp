@@ -29,4 +29,10 @@ bool quick();
 /// Sets the value quick() returns; called once by the test main from --quick.
 void set_quick(bool quick);
 
+/// Whether cases that need several GiB of memory (lesson 03's 2^31 elements) are skipped: under
+/// --skip-large (the grader's --quick, `dev check --skip-large`) and under --quick.
+bool skip_large();
+/// Sets --skip-large; called once by the test main.
+void set_skip_large(bool skip);
+
 }  // namespace harness
