@@ -20,6 +20,9 @@
 //   2 exp(-2 * 2^48 / (16^2 m)), below 10^-7000 for m <= 2^27. So the sum is compared exactly: a
 //   dropped or doubled element changes it (every element is nonzero), which a tolerance scaled
 //   to 2^26 elements would hide.
+// - array_sum, both kinds of data: where the drawn values sum to exactly 0 (n = 2 integers: 1 in
+//   16; n = 1 random float: 2 in 64), x[0] is negated (or made 1 if it is 0), so the sum is never
+//   0 and a kernel that adds nothing (*out keeps the launcher's 0) never matches.
 // - array_sum, random floats (harness::random_floats: mixed magnitudes): compared with the sum
 //   computed in double. An order of additions whose longest chain of dependent additions has L
 //   links returns the exact sum within L u sum|x| (first order, u = 2^-24, each link rounding
@@ -248,6 +251,15 @@ std::vector<float> nonzero_integers(std::size_t n, std::uint64_t seed) {
   return x;
 }
 
+// The values with x[0] negated (or made 1 if it is 0) where they sum to exactly 0 (in double,
+// exact for the integer data): *out = 0 must never be a right answer.
+std::vector<float> never_summing_to_zero(std::vector<float> x) {
+  double sum = 0;
+  for (float v : x) sum += v;
+  if (!x.empty() && sum == 0) x[0] = x[0] != 0 ? -x[0] : 1.0f;
+  return x;
+}
+
 int sum_grid(long long n) {
   int blocks = 0;
   harness::check(warps::array_sum_blocks(n, &blocks), "array_sum_blocks");
@@ -295,8 +307,10 @@ void array_sum(harness::Case& c, const SumShape& s) {
                          s.data == Data::integers ? "nonzero integers in [-8, 8]" : "random floats",
                          blocks));
   const std::size_t n = static_cast<std::size_t>(s.n);
-  const auto x = s.data == Data::integers ? c.input<float>("x", nonzero_integers(n, c.seed()))
-                                          : c.input<float>("x", n);
+  const auto x =
+      c.input<float>("x", never_summing_to_zero(s.data == Data::integers
+                                                    ? nonzero_integers(n, c.seed())
+                                                    : harness::random_floats(n, c.seed() + 1)));
   const auto out = c.output<float>("out", 1);
   c.launch(warps::launch_array_sum, x, out, s.n);
   c.ceiling(warps::launch_cub_sum, x, out, s.n);
