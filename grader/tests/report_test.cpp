@@ -130,6 +130,17 @@ TEST(BuildSteps, CorrectButSlowSaysSo) {
   EXPECT_EQ(steps[0].reason, "correct, but not fast enough");
 }
 
+// A skipped step (03's large cases under --quick) is counted apart: "1 of 2 steps passed" alone
+// reads as a failure of a lesson that passed.
+TEST(Text, CountsSkippedStepsApart) {
+  course::Report r = sample();
+  r.lessons[0].steps[2].status = "skipped";
+  const std::string t = course::to_text(r, course::TextOptions{false, false, "g"});
+  EXPECT_NE(t.find("2 of 3 steps passed, 1 skipped (reasons above)."), std::string::npos) << t;
+  EXPECT_EQ(course::to_text(sample(), course::TextOptions{false, false, "g"}).find("skipped ("),
+            std::string::npos);
+}
+
 TEST(Text, ShowsVerdictsFiguresFormulaAndHint) {
   const std::string t =
       course::to_text(sample(), course::TextOptions{false, false, "./build/grader"});
@@ -142,7 +153,7 @@ TEST(Text, ShowsVerdictsFiguresFormulaAndHint) {
   EXPECT_NE(t.find("effective bandwidth = (bytes read + bytes written) / kernel time"),
             std::string::npos);
   EXPECT_NE(t.find("./build/grader hint 07_transpose.tiled_padded"), std::string::npos);
-  EXPECT_NE(t.find("2 of 3 steps passed"), std::string::npos);
+  EXPECT_NE(t.find("2 of 3 steps passed."), std::string::npos);
   EXPECT_EQ(t.find("\x1b["), std::string::npos);  // no colour unless asked
   const std::string c = course::to_text(sample(), course::TextOptions{true, false, "g"});
   EXPECT_NE(c.find("\x1b[1;32mPASS"), std::string::npos);

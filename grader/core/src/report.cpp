@@ -328,7 +328,7 @@ std::string to_text(const Report& report, const TextOptions& opt) {
   const Style st{opt.color};
   std::string out;
   if (std::string d = device_line(report.device); !d.empty()) out += d + "\n";
-  int steps_passed = 0, steps_total = 0;
+  int steps_passed = 0, steps_skipped = 0, steps_total = 0;
   std::string next_hint;
   std::vector<std::string> run_notes;  // said once, after every lesson
   for (const LessonReport& l : report.lessons) {
@@ -350,6 +350,7 @@ std::string to_text(const Report& report, const TextOptions& opt) {
     for (const StepReport& s : l.steps) {
       ++steps_total;
       steps_passed += s.status == "pass";
+      steps_skipped += s.status == "skipped";
       std::string line = fmt::format("  {}  {:<14} {:>2}/{:<2} tests", status_word(s.status, st),
                                      s.name, s.tests_passed, s.tests_total);
       if (s.tests_skipped > 0 && s.status != "skipped")
@@ -380,7 +381,11 @@ std::string to_text(const Report& report, const TextOptions& opt) {
   if (!run_notes.empty()) out += "\n";
   for (const std::string& note : run_notes) out += "memcheck: " + note + "\n";
   if (steps_total > 0) {
-    out += fmt::format("\n{} of {} steps passed.", steps_passed, steps_total);
+    out += fmt::format("\n{} of {} steps passed", steps_passed, steps_total);
+    // A skipped step (every case skipped, with its reason) neither passed nor failed: say so, or
+    // "1 of 2 steps passed" reads as a failure of a lesson that passed.
+    if (steps_skipped > 0) out += fmt::format(", {} skipped (reasons above)", steps_skipped);
+    out += ".";
     if (!next_hint.empty()) out += " Stuck? " + next_hint;
     out += "\n";
   }

@@ -20,9 +20,10 @@
 //   2 exp(-2 * 2^48 / (16^2 m)), below 10^-7000 for m <= 2^27. So the sum is compared exactly: a
 //   dropped or doubled element changes it (every element is nonzero), which a tolerance scaled
 //   to 2^26 elements would hide.
-// - array_sum, both kinds of data: where the drawn values sum to exactly 0 (n = 2 integers: 1 in
-//   16; n = 1 random float: 2 in 64), x[0] is negated (or made 1 if it is 0), so the sum is never
-//   0 and a kernel that adds nothing (*out keeps the launcher's 0) never matches.
+// - array_sum, both kinds of data: where the drawn values sum to exactly 0 (possible for any n of
+//   integers: 1 in 16 at n = 2, about 1 in 70 at n = 31; n = 1 random float: 2 in 64), x[0] is
+//   negated (or made 1 if it is 0), so the sum is never 0 and a kernel that adds nothing (*out
+//   keeps the launcher's 0) never matches.
 // - array_sum, random floats (harness::random_floats: mixed magnitudes): compared with the sum
 //   computed in double. An order of additions whose longest chain of dependent additions has L
 //   links returns the exact sum within L u sum|x| (first order, u = 2^-24, each link rounding
