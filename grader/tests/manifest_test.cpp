@@ -149,7 +149,7 @@ TEST(Manifest, CeilingsOfFourKindsPerStep) {
   };
   EXPECT_TRUE(has("unknown library 'cudnn'"));
   EXPECT_TRUE(has("has a gate but names no ceiling kernel"));
-  EXPECT_TRUE(has("ceiling kind 'guess'"));
+  EXPECT_TRUE(has("ceiling kind 'guess' is not one of copy, read, library, rung"));
 }
 
 TEST(Manifest, BadJsonAndBadShapeThrowManifestError) {

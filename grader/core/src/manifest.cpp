@@ -1,6 +1,7 @@
 #include "course/manifest.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cctype>
@@ -182,10 +183,9 @@ std::vector<std::string> Manifest::problems() const {
                                   l.id, s.name));
       if (std::find(std::begin(kCeilingKinds), std::end(kCeilingKinds), s.ceiling.kind) ==
           std::end(kCeilingKinds))
-        out.push_back(
-            fmt::format("lesson {}: step '{}' ceiling kind '{}' is not copy, read, "
-                        "library or rung",
-                        l.id, s.name, s.ceiling.kind));
+        out.push_back(fmt::format(
+            "lesson {}: step '{}' ceiling kind '{}' is not one of {}", l.id, s.name, s.ceiling.kind,
+            fmt::join(std::begin(kCeilingKinds), std::end(kCeilingKinds), ", ")));
       if (s.gate && !(s.gate->fraction_of_ceiling > 0 && s.gate->fraction_of_ceiling <= 1))
         out.push_back(fmt::format("lesson {}: step '{}' gate {} is outside (0, 1]", l.id, s.name,
                                   s.gate->fraction_of_ceiling));
