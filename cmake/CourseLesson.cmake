@@ -189,23 +189,20 @@ function(_course_add_variants id lesson_json)
 
   # GPU tier, through the driver exactly as an instructor runs it. Exit code 3 = no GPU = skipped.
   # A wrong kernel's test builds its target first (it is not part of `all`).
+  # The solution and the stub (the test preset's GPU tests) skip the cases of several GiB: lesson
+  # 03's 2^31 elements took the solution's test 71 of the README's test command's 267 s on an
+  # H200. `grader dev check` (no flag) grades them, and the catalogue's tests grade the large
+  # step's wrong kernels.
   foreach(variant IN LISTS variants wrong_variants)
     if(variant IN_LIST variants)
-      set(build_flag --no-build)
+      set(flags --no-build --skip-large)
       set(labels gpu)
     else()
-      set(build_flag "")
+      set(flags "")
       set(labels "gpu;catalogue")
     endif()
-    # The solution and the stub skip the cases of several GiB: lesson 03's 2^31 elements took the
-    # solution's test 71 of the README's test command's 267 s on an H200. `grader dev check` (no
-    # --skip-large) grades them, and the catalogue's tests grade the large step's wrong kernels.
-    set(skip_large "")
-    if(variant IN_LIST variants)
-      set(skip_large --skip-large)
-    endif()
     add_test(NAME gpu.${id}.${variant}
-             COMMAND grader dev check ${build_flag} ${skip_large} --lesson ${id} --only ${variant})
+             COMMAND grader dev check ${flags} --lesson ${id} --only ${variant})
     set_tests_properties(gpu.${id}.${variant} PROPERTIES SKIP_RETURN_CODE 3 RESOURCE_LOCK gpu
                                                          TIMEOUT 600 LABELS "${labels}")
   endforeach()

@@ -8,6 +8,7 @@
 
 #include "harness/cuda_check.hpp"
 #include "harness/lesson.hpp"
+#include "harness/record.hpp"
 
 namespace harness {
 
@@ -34,6 +35,7 @@ std::string gib(std::size_t bytes) {
 }
 
 void require_memory(std::size_t device_bytes, std::size_t host_bytes, const std::string& what) {
+  if (skip_large()) skip_in_quick_mode("large shape skipped");
   if (const std::size_t free = free_device_bytes(); free < device_bytes)
     throw SkipCase(fmt::format("not enough GPU memory: {} needs {} of device memory, {} is free",
                                what, gib(device_bytes), gib(free)));

@@ -2,7 +2,9 @@
 // --quick (compute-sanitizer's small shapes) implies it.
 #include <gtest/gtest.h>
 
+#include "harness/lesson.hpp"
 #include "harness/record.hpp"
+#include "harness/resources.hpp"
 
 namespace {
 
@@ -19,6 +21,19 @@ TEST(Record, SkipLargeUnderEitherFlag) {
     EXPECT_EQ(harness::quick(), m.quick);  // --skip-large alone keeps shapes and timing
   }
   harness::set_quick(false);
+  harness::set_skip_large(false);
+}
+
+// A case that asks for its memory is a large case: under --skip-large it is skipped there, before
+// any device query or allocation (this machine may have no GPU), in quick mode's words.
+TEST(Record, RequireMemorySkipsLargeCasesUnderSkipLarge) {
+  harness::set_skip_large(true);
+  try {
+    harness::require_memory(1, 1, "a test case");
+    ADD_FAILURE() << "no SkipCase";
+  } catch (const harness::SkipCase& e) {
+    EXPECT_NE(std::string(e.what()).find("large shape skipped"), std::string::npos) << e.what();
+  }
   harness::set_skip_large(false);
 }
 

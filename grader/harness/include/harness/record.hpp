@@ -30,7 +30,8 @@ bool quick();
 void set_quick(bool quick);
 
 /// Whether cases that need several GiB of memory (lesson 03's 2^31 elements) are skipped: under
-/// --skip-large (the grader's --quick, `dev check --skip-large`) and under --quick.
+/// --skip-large (the grader's --quick, `dev check --skip-large`) and under --quick. Such a case
+/// says so by calling harness::require_memory (harness/resources.hpp), which does the skipping.
 bool skip_large();
 /// Sets --skip-large; called once by the test main.
 void set_skip_large(bool skip);

@@ -21,10 +21,13 @@ std::optional<std::size_t> available_host_bytes();
 /// "33.0 GiB": bytes in binary units with one decimal, for messages.
 std::string gib(std::size_t bytes);
 
-/// Throws SkipCase (harness/lesson.hpp) when less than `device_bytes` of device memory is free or
-/// (where it can be read) less than `host_bytes` of host memory is available. The message names
-/// `what` needs the memory, e.g. "2 arrays of 2,147,483,665 floats and their guards", and both
-/// figures. Call it before the case allocates its first buffer.
+/// Marks a case as large (several GiB, such as lesson 03's 2^31 elements) and checks that it fits.
+/// Throws SkipCase (harness/lesson.hpp) under skip_large() (the grader's --quick, `dev check
+/// --skip-large`, compute-sanitizer's quick mode: "large shape skipped"), or when less than
+/// `device_bytes` of device memory is free or (where it can be read) less than `host_bytes` of
+/// host memory is available. The message names `what` needs the memory, e.g. "2 arrays of
+/// 2,147,483,665 floats and their guards", and both figures. Call it before the case draws its
+/// inputs or allocates its first buffer.
 /// @throws SkipCase, or CudaError when the device query fails.
 void require_memory(std::size_t device_bytes, std::size_t host_bytes, const std::string& what);
 
