@@ -10,6 +10,7 @@
 #include "bench.hpp"
 #include "course/report.hpp"
 #include "harness/lesson.hpp"
+#include "host_reference.hpp"
 #include "warps.cuh"
 
 namespace {
@@ -29,23 +30,9 @@ bench::Table divergence_table(const bench::Context& ctx) {
   const int n = static_cast<int>(harness::timing_elements(2, sizeof(float)));
   harness::DeviceBuffer<float> x(n), out(n);
   // Values from a pool of 4096, so the host evaluates each chain 4096 times only.
-  const std::vector<float> pool = harness::random_floats(4096, 51);
-  std::vector<float> hx(n), ref(n);
-  harness::parallel_for(n, [&](std::size_t begin, std::size_t end) {
-    for (std::size_t i = begin; i < end; ++i) hx[i] = pool[harness::mix(i) % pool.size()];
-  });
-  std::vector<float> even(pool.size()), odd(pool.size());
-  for (std::size_t k = 0; k < pool.size(); ++k) {
-    even[k] = warps::even_work(pool[k]);
-    odd[k] = warps::odd_work(pool[k]);
-  }
-  harness::parallel_for(n, [&](std::size_t begin, std::size_t end) {
-    for (std::size_t i = begin; i < end; ++i) {
-      const std::size_t k = harness::mix(i) % pool.size();
-      ref[i] = (i % 2 == 1) ? odd[k] : even[k];
-    }
-  });
-  x.upload(hx);
+  const warps::BranchData data = warps::branch_data(static_cast<std::size_t>(n), 51);
+  const std::vector<float>& ref = data.expected;
+  x.upload(data.x);
   bench::Table t{
       "divergence",
       fmt::format("out[i] = (i odd ? odd_work : even_work)(x[i]), two chains of {} dependent "
@@ -170,14 +157,7 @@ bench::Table sum_table(const bench::Context& ctx) {
   harness::DeviceBuffer<float> x(n), out(1);
   // Nonzero integers in [-8, 8]: the sum is exact in any order of additions that does not depend
   // on the values (see grader/lessons/05_warps/tests.cu), so every row is checked exactly.
-  std::vector<float> hx(n);
-  harness::parallel_for(n, [&](std::size_t begin, std::size_t end) {
-    for (std::size_t i = begin; i < end; ++i) {
-      const std::uint64_t r = harness::mix(52 + i);
-      const float magnitude = static_cast<float>(1 + r % 8);
-      hx[i] = (r >> 32) & 1 ? magnitude : -magnitude;
-    }
-  });
+  const std::vector<float> hx = warps::nonzero_integers(static_cast<std::size_t>(n), 52);
   double exact = 0;
   for (float v : hx) exact += v;
   x.upload(hx);

@@ -10,6 +10,7 @@
 
 #include "bank_conflicts.cuh"
 #include "bench.hpp"
+#include "host_reference.hpp"
 
 namespace {
 
@@ -44,45 +45,12 @@ cudaError_t launch_double_pad(const double* a, const double* b, double* c, int r
   return cudaGetLastError();
 }
 
-// Whole numbers in [-16, 16]: every sum exact in float and double, in any order.
-std::vector<double> small_whole_numbers(std::size_t n, std::uint64_t seed) {
-  std::vector<double> v(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-    v[i] = static_cast<double>(static_cast<int>((seed >> 33) % 33) - 16);
-  }
-  return v;
-}
-
-// The lesson's definition (bank_conflicts.cuh) on a side x side matrix, side a multiple of 32.
-std::vector<double> host_tile_product(const std::vector<double>& a, const std::vector<double>& b,
-                                      int side) {
-  std::vector<double> c(a.size());
-  const int tiles = side / TILE_DIM;
-  harness::parallel_for(
-      tiles,
-      [&](std::size_t first, std::size_t last) {
-        for (int ty = static_cast<int>(first); ty < static_cast<int>(last); ++ty)
-          for (int tx = 0; tx < tiles; ++tx)
-            for (int i = 0; i < TILE_DIM; ++i)
-              for (int j = 0; j < TILE_DIM; ++j) {
-                const std::size_t ra = static_cast<std::size_t>(ty * TILE_DIM + i) * side;
-                const std::size_t rb = static_cast<std::size_t>(ty * TILE_DIM + j) * side;
-                double sum = 0;
-                for (int k = 0; k < TILE_DIM; ++k)
-                  sum += a[ra + tx * TILE_DIM + k] * b[rb + tx * TILE_DIM + k];
-                c[ra + tx * TILE_DIM + j] = sum;
-              }
-      },
-      static_cast<std::size_t>(TILE_DIM) * side);
-  return c;
-}
-
 bench::Table banks_table(const bench::Context& ctx) {
   const int side = 8192;
   const std::size_t n = static_cast<std::size_t>(side) * side;
-  const std::vector<double> ha = small_whole_numbers(n, 8), hb = small_whole_numbers(n, 9);
-  const std::vector<double> ref64 = host_tile_product(ha, hb, side);
+  const std::vector<double> ha = bank_conflicts::small_whole_numbers<double>(n, 8),
+                            hb = bank_conflicts::small_whole_numbers<double>(n, 9);
+  const std::vector<double> ref64 = bank_conflicts::host_tile_product(ha, hb, side, side);
   const std::vector<float> fa(ha.begin(), ha.end()), fb(hb.begin(), hb.end()),
       ref32(ref64.begin(), ref64.end());
   bench::Table t{

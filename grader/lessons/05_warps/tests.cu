@@ -40,11 +40,15 @@
 
 #include "course/report.hpp"
 #include "harness/lesson.hpp"
+#include "host_reference.hpp"
 #include "steps/05_warps.hpp"
 #include "warps.cuh"
 
 namespace {
 
+using warps::branch_data;
+using warps::BranchData;
+using warps::nonzero_integers;
 using warps::Step;
 
 constexpr int kBlock = warps::BLOCK_THREADS;
@@ -60,33 +64,6 @@ const std::vector<int> kBranchSizes = {1,   2,   31,  32,   33,   63,    255,
 // this step is bound by arithmetic, but the rule costs nothing.
 int branch_timing() {
   return static_cast<int>(harness::timing_elements(2, sizeof(float)));
-}
-
-constexpr std::size_t kPool = 4096;
-
-struct BranchData {
-  std::vector<float> x;
-  std::vector<float> expected;
-};
-
-// x[i] = pool[k(i)] with k drawn from the seed; expected from the pool's precomputed chains.
-BranchData branch_data(std::size_t n, std::uint64_t seed) {
-  const std::vector<float> pool = harness::random_floats(kPool, seed);
-  std::vector<float> even(kPool), odd(kPool);
-  for (std::size_t k = 0; k < kPool; ++k) {
-    even[k] = warps::even_work(pool[k]);
-    odd[k] = warps::odd_work(pool[k]);
-  }
-  BranchData d{std::vector<float>(n), std::vector<float>(n)};
-  const std::uint64_t salt = harness::mix(seed + 0x5eed);
-  harness::parallel_for(n, [&](std::size_t begin, std::size_t end) {
-    for (std::size_t i = begin; i < end; ++i) {
-      const std::size_t k = harness::mix(salt + i) % kPool;
-      d.x[i] = pool[k];
-      d.expected[i] = (i % 2 == 1) ? odd[k] : even[k];
-    }
-  });
-  return d;
 }
 
 // What the first wrong element says: the other parity's chain, or no thread at all.
@@ -238,18 +215,6 @@ std::string sum_name(const SumShape& s) {
 // One array of 2^26 floats on a GPU with up to 64 MiB of L2 (>= 4x the L2); 2^28 above that.
 SumShape sum_timing() {
   return {harness::timing_elements(1, sizeof(float)), Data::integers};
-}
-
-std::vector<float> nonzero_integers(std::size_t n, std::uint64_t seed) {
-  std::vector<float> x(n);
-  harness::parallel_for(n, [&](std::size_t begin, std::size_t end) {
-    for (std::size_t i = begin; i < end; ++i) {
-      const std::uint64_t r = harness::mix(seed + i);
-      const float magnitude = static_cast<float>(1 + r % 8);
-      x[i] = (r >> 32) & 1 ? magnitude : -magnitude;
-    }
-  });
-  return x;
 }
 
 // The values with x[0] negated (or made 1 if it is 0) where they sum to exactly 0 (in double,

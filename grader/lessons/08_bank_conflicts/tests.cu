@@ -10,10 +10,13 @@
 #include "bank_conflicts.cuh"
 #include "harness/lesson.hpp"
 #include "harness/record.hpp"
+#include "host_reference.hpp"
 #include "steps/08_bank_conflicts.hpp"
 
 namespace {
 
+using bank_conflicts::host_tile_product;
+using bank_conflicts::small_whole_numbers;
 using bank_conflicts::Step;
 using bank_conflicts::TILE_DIM;
 
@@ -55,52 +58,6 @@ Launcher<float> float_launcher(Step step) {
     default:
       return nullptr;
   }
-}
-
-// Whole numbers in [-16, 16] (0 and -1 included), from the case's seed and the input's number:
-// |product| <= 256 and |sum of 32| <= 8192, exact in float and double in any order of addition.
-template <typename T>
-std::vector<T> small_whole_numbers(std::size_t n, std::uint64_t seed) {
-  std::vector<T> v(n);
-  harness::parallel_for(n, [&](std::size_t first, std::size_t last) {
-    for (std::size_t i = first; i < last; ++i)
-      v[i] = static_cast<T>(
-          static_cast<int>(harness::mix(seed ^ (i * 0x9E3779B97F4A7C15ull)) % 33) - 16);
-  });
-  return v;
-}
-
-// Host reference: the definition in bank_conflicts.cuh, tile by tile (zeros outside the matrix),
-// bands of tile rows on all cores (each band writes its own output rows).
-template <typename T>
-std::vector<T> host_tile_product(const std::vector<T>& a, const std::vector<T>& b, int rows,
-                                 int cols) {
-  std::vector<T> c(a.size());
-  const int tiles_y = (rows + TILE_DIM - 1) / TILE_DIM, tiles_x = (cols + TILE_DIM - 1) / TILE_DIM;
-  harness::parallel_for(
-      tiles_y,
-      [&](std::size_t first, std::size_t last) {
-        T at[TILE_DIM][TILE_DIM], bt[TILE_DIM][TILE_DIM];
-        for (int ty = static_cast<int>(first); ty < static_cast<int>(last); ++ty)
-          for (int tx = 0; tx < tiles_x; ++tx) {
-            const int r0 = ty * TILE_DIM, c0 = tx * TILE_DIM;
-            for (int i = 0; i < TILE_DIM; ++i)
-              for (int k = 0; k < TILE_DIM; ++k) {
-                const bool inside = r0 + i < rows && c0 + k < cols;
-                const std::size_t g = static_cast<std::size_t>(r0 + i) * cols + c0 + k;
-                at[i][k] = inside ? a[g] : T(0);
-                bt[i][k] = inside ? b[g] : T(0);
-              }
-            for (int i = 0; i < TILE_DIM && r0 + i < rows; ++i)
-              for (int j = 0; j < TILE_DIM && c0 + j < cols; ++j) {
-                T sum = 0;
-                for (int k = 0; k < TILE_DIM; ++k) sum += at[i][k] * bt[j][k];
-                c[static_cast<std::size_t>(r0 + i) * cols + c0 + j] = sum;
-              }
-          }
-      },
-      static_cast<std::size_t>(TILE_DIM) * cols);
-  return c;
 }
 
 template <typename T>

@@ -1,0 +1,62 @@
+/// @file host_reference.hpp
+/// Lesson 08's host side, shared by its hidden tests (grader/lessons/08_bank_conflicts/tests.cu)
+/// and its bench table (bench.cu): the test data and the tile product computed on the CPU.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "bank_conflicts.cuh"
+#include "harness/data.hpp"
+
+namespace bank_conflicts {
+
+/// `n` whole numbers in [-16, 16] (0 and -1 included), element i from (seed, i) only:
+/// |product| <= 256 and |sum of 32| <= 8192, so every tile product is exact in float and double,
+/// whatever the order of the additions. T: float or double.
+template <typename T>
+std::vector<T> small_whole_numbers(std::size_t n, std::uint64_t seed) {
+  std::vector<T> v(n);
+  harness::parallel_for(n, [&](std::size_t first, std::size_t last) {
+    for (std::size_t i = first; i < last; ++i)
+      v[i] = static_cast<T>(
+          static_cast<int>(harness::mix(seed ^ (i * 0x9E3779B97F4A7C15ull)) % 33) - 16);
+  });
+  return v;
+}
+
+/// The definition in bank_conflicts.cuh on row-major rows x cols matrices a and b: for each
+/// TILE_DIM x TILE_DIM tile position, C_tile = A_tile * B_tile^T, with zeros outside the matrix.
+/// Bands of tile rows run on all cores (each band writes its own output rows).
+template <typename T>
+std::vector<T> host_tile_product(const std::vector<T>& a, const std::vector<T>& b, int rows,
+                                 int cols) {
+  std::vector<T> c(a.size());
+  const int tiles_y = (rows + TILE_DIM - 1) / TILE_DIM, tiles_x = (cols + TILE_DIM - 1) / TILE_DIM;
+  harness::parallel_for(
+      tiles_y,
+      [&](std::size_t first, std::size_t last) {
+        T at[TILE_DIM][TILE_DIM], bt[TILE_DIM][TILE_DIM];
+        for (int ty = static_cast<int>(first); ty < static_cast<int>(last); ++ty)
+          for (int tx = 0; tx < tiles_x; ++tx) {
+            const int r0 = ty * TILE_DIM, c0 = tx * TILE_DIM;
+            for (int i = 0; i < TILE_DIM; ++i)
+              for (int k = 0; k < TILE_DIM; ++k) {
+                const bool inside = r0 + i < rows && c0 + k < cols;
+                const std::size_t g = static_cast<std::size_t>(r0 + i) * cols + c0 + k;
+                at[i][k] = inside ? a[g] : T(0);
+                bt[i][k] = inside ? b[g] : T(0);
+              }
+            for (int i = 0; i < TILE_DIM && r0 + i < rows; ++i)
+              for (int j = 0; j < TILE_DIM && c0 + j < cols; ++j) {
+                T sum = 0;
+                for (int k = 0; k < TILE_DIM; ++k) sum += at[i][k] * bt[j][k];
+                c[static_cast<std::size_t>(r0 + i) * cols + c0 + j] = sum;
+              }
+          }
+      },
+      static_cast<std::size_t>(TILE_DIM) * cols);
+  return c;
+}
+
+}  // namespace bank_conflicts
