@@ -85,8 +85,9 @@ TEST(Sampling, StopsWhenTightAndClearOfTheGate) {
                  double seconds, const course::SamplingPolicy& policy) {
     return course::keep_sampling(course::sampling_state(ratio, gate, pairs, seconds, policy));
   };
-  EXPECT_TRUE(keep(around(0.97, 0.001), 0.85, 10, 0.1, p));            // too few pairs
-  EXPECT_FALSE(keep(around(0.97, 0.001), 0.85, 30, 0.1, p));           // settled
+  EXPECT_TRUE(keep(around(0.87, 0.001), 0.85, 10, 0.1, p));            // too few, not certain
+  EXPECT_FALSE(keep(around(0.87, 0.001), 0.85, 30, 0.1, p));           // settled
+  EXPECT_FALSE(keep(around(0.97, 0.001), 0.85, 10, 0.1, p));           // certain
   EXPECT_TRUE(keep(around(0.97, 0.05), 0.85, 30, 0.1, p));             // spread > 1%
   EXPECT_TRUE(keep(around(0.85, 0.001), 0.85, 30, 0.1, p));            // straddles
   EXPECT_FALSE(keep(around(0.85, 0.001), 0.85, p.max_pairs, 0.1, p));  // cap
@@ -97,7 +98,7 @@ TEST(Sampling, StateSaysWhy) {
   using S = course::SamplingState;
   course::SamplingPolicy p;
   EXPECT_EQ(course::sampling_state(around(0.85, 0.001), 0.85, 10, 0.1, p), S::below_min_pairs);
-  EXPECT_EQ(course::sampling_state(around(0.97, 0.001), 0.85, 30, 0.1, p), S::settled);
+  EXPECT_EQ(course::sampling_state(around(0.87, 0.001), 0.85, 30, 0.1, p), S::settled);
   EXPECT_EQ(course::sampling_state(around(0.97, 0.05), 0.85, 30, 0.1, p), S::too_wide);
   EXPECT_EQ(course::sampling_state(around(0.85, 0.001), 0.85, 30, 0.1, p), S::straddles_gate);
   // Straddling and too wide at once: the gate is named, it is the reason that matters.
@@ -109,13 +110,35 @@ TEST(Sampling, StateSaysWhy) {
   const course::Summary s = around(0.85, 0.01);  // q1 0.84, q3 0.86
   EXPECT_EQ(course::sampling_state(s, s.q1, 30, 0.1, p), S::too_wide);
   EXPECT_EQ(course::sampling_state(s, s.q3, 30, 0.1, p), S::straddles_gate);
-  EXPECT_EQ(course::sampling_state(s, std::nullopt, 30, 0.1, p), S::too_wide);
+  // Without a gate only the impossible bound and the width matter.
+  EXPECT_EQ(course::sampling_state(around(0.85, 0.005), std::nullopt, 30, 0.1, p), S::certain);
+  EXPECT_EQ(course::sampling_state(around(0.85, 0.02), std::nullopt, 30, 0.1, p), S::too_wide);
   // Which states ask for more pairs.
   EXPECT_TRUE(course::keep_sampling(S::below_min_pairs));
   EXPECT_TRUE(course::keep_sampling(S::straddles_gate));
   EXPECT_TRUE(course::keep_sampling(S::too_wide));
   EXPECT_FALSE(course::keep_sampling(S::capped));
   EXPECT_FALSE(course::keep_sampling(S::settled));
+  EXPECT_FALSE(course::keep_sampling(S::certain));
+}
+
+// A verdict that more pairs cannot change stops at the first check (10 pairs): a student waits
+// seconds, not the 30+ pairs a close call takes.
+TEST(Sampling, CertainVerdictsStopEarly) {
+  using S = course::SamplingState;
+  course::SamplingPolicy p;
+  EXPECT_EQ(course::sampling_state(around(0.97, 0.005), 0.85, 9, 0.1, p), S::below_min_pairs);
+  EXPECT_EQ(course::sampling_state(around(0.97, 0.005), 0.85, 10, 0.1, p), S::certain);
+  EXPECT_EQ(course::sampling_state(around(0.48, 0.005), 0.85, 10, 0.1, p), S::certain);
+  EXPECT_EQ(course::sampling_state(around(0.15, 0.005), std::nullopt, 10, 0.1, p), S::certain);
+  // Within 3 points of the gate, even tight: not certain, so the minimum of 30 pairs applies.
+  EXPECT_EQ(course::sampling_state(around(0.875, 0.001), 0.85, 10, 0.1, p), S::below_min_pairs);
+  EXPECT_EQ(course::sampling_state(around(0.825, 0.001), 0.85, 10, 0.1, p), S::below_min_pairs);
+  // Far from the gate but noisy (an interquartile range of 5 points): not certain either.
+  EXPECT_EQ(course::sampling_state(around(0.97, 0.025), 0.85, 10, 0.1, p), S::below_min_pairs);
+  // Near the impossible bound (a cheat or a miscalibrated rung): the full sample decides.
+  EXPECT_EQ(course::sampling_state(around(1.03, 0.002), 0.85, 10, 0.1, p), S::below_min_pairs);
+  EXPECT_EQ(course::sampling_state(around(1.03, 0.002), 0.85, 10, 0.1, p, 1.2), S::certain);
 }
 
 TEST(Remeasure, FirstStraddlingCheckIsKept) {

@@ -8,51 +8,74 @@
 #include <vector>
 
 #include "harness/data.hpp"
+#include "harness/draw.hpp"
 #include "warps.cuh"
 
 namespace warps {
 
 /// The input of uniform_branch and its expected output, each n floats.
 struct BranchData {
-  std::vector<float> x;         ///< x[i] = pool[k(i)], k drawn from the seed
+  std::vector<float> x;         ///< x[i] = BranchInput{}(seed, i)
   std::vector<float> expected;  ///< odd_work(x[i]) for odd i, even_work(x[i]) for even i
 };
 
-/// Inputs drawn from a pool of 4096 random floats (harness::random_floats), so the host evaluates
-/// each chain 4096 times, not n times; the expected output from the pool's precomputed chains.
-inline BranchData branch_data(std::size_t n, std::uint64_t seed) {
-  constexpr std::size_t kPool = 4096;
-  const std::vector<float> pool = harness::random_floats(kPool, seed);
-  std::vector<float> even(kPool), odd(kPool);
-  for (std::size_t k = 0; k < kPool; ++k) {
+/// Size of the pool of values uniform_branch's inputs are drawn from.
+inline constexpr std::size_t kBranchPool = 4096;
+
+/// Which pool value element i of an input drawn from `seed` holds.
+HARNESS_HD inline std::size_t branch_pool_index(std::uint64_t seed, std::size_t i) {
+  return harness::mix(harness::mix(seed + 0x5eed) + i) % kBranchPool;
+}
+
+/// uniform_branch's input as a draw (harness/draw.hpp): element i is value
+/// branch_pool_index(seed, i) of a pool of kBranchPool random floats drawn from the same seed, so
+/// the host evaluates each chain kBranchPool times, not n times (2^26 elements x 128 steps would
+/// take the host seconds).
+struct BranchInput {
+  HARNESS_HD float operator()(std::uint64_t seed, std::size_t i) const {
+    return harness::RandomValues<float>{}(seed, branch_pool_index(seed, i));
+  }
+};
+
+/// uniform_branch's expected output for n elements of BranchInput drawn from `seed`, from the
+/// pool's chains computed once each.
+inline std::vector<float> branch_expected(std::size_t n, std::uint64_t seed) {
+  const std::vector<float> pool = harness::random_floats(kBranchPool, seed);
+  std::vector<float> even(kBranchPool), odd(kBranchPool);
+  for (std::size_t k = 0; k < kBranchPool; ++k) {
     even[k] = even_work(pool[k]);
     odd[k] = odd_work(pool[k]);
   }
-  BranchData d{std::vector<float>(n), std::vector<float>(n)};
-  const std::uint64_t salt = harness::mix(seed + 0x5eed);
+  std::vector<float> expected(n);
   harness::parallel_for(n, [&](std::size_t begin, std::size_t end) {
     for (std::size_t i = begin; i < end; ++i) {
-      const std::size_t k = harness::mix(salt + i) % kPool;
-      d.x[i] = pool[k];
-      d.expected[i] = (i % 2 == 1) ? odd[k] : even[k];
+      const std::size_t k = branch_pool_index(seed, i);
+      expected[i] = (i % 2 == 1) ? odd[k] : even[k];
     }
   });
-  return d;
+  return expected;
 }
 
-/// `n` nonzero integers in [-8, 8] as floats, element i from (seed, i) only. Every partial sum of
-/// an order of additions that does not depend on the values stays far below 2^24 (the argument is
-/// in grader/lessons/05_warps/tests.cu), so array_sum's result is compared exactly.
+/// The input and the expected output of uniform_branch, on the host (the bench's data).
+inline BranchData branch_data(std::size_t n, std::uint64_t seed) {
+  return {harness::draw_values<float>(n, seed, BranchInput{}), branch_expected(n, seed)};
+}
+
+/// array_sum's integer data as a draw: nonzero integers in [-8, 8] as floats, element i from
+/// (seed, i) only. Every partial sum of an order of additions that does not depend on the values
+/// stays far below 2^24 (the argument is in grader/lessons/05_warps/tests.cu), so array_sum's
+/// result is compared exactly.
+struct NonzeroIntegers {
+  HARNESS_HD float operator()(std::uint64_t seed, std::size_t i) const {
+    const std::uint64_t r = harness::mix(seed + i);
+    const float magnitude = static_cast<float>(1 + r % 8);
+    return (r >> 32) & 1 ? magnitude : -magnitude;
+  }
+};
+
+/// `n` values of NonzeroIntegers from `seed`, on the host (the bench's data).
 inline std::vector<float> nonzero_integers(std::size_t n, std::uint64_t seed) {
-  std::vector<float> x(n);
-  harness::parallel_for(n, [&](std::size_t begin, std::size_t end) {
-    for (std::size_t i = begin; i < end; ++i) {
-      const std::uint64_t r = harness::mix(seed + i);
-      const float magnitude = static_cast<float>(1 + r % 8);
-      x[i] = (r >> 32) & 1 ? magnitude : -magnitude;
-    }
-  });
-  return x;
+  return harness::draw_values<float>(n, seed, NonzeroIntegers{});
 }
 
 }  // namespace warps

@@ -48,8 +48,8 @@ cudaError_t launch_double_pad(const double* a, const double* b, double* c, int r
 bench::Table banks_table(const bench::Context& ctx) {
   const int side = 8192;
   const std::size_t n = static_cast<std::size_t>(side) * side;
-  const std::vector<double> ha = bank_conflicts::small_whole_numbers<double>(n, 8),
-                            hb = bank_conflicts::small_whole_numbers<double>(n, 9);
+  const std::vector<double> ha = bank_conflicts::test_data<double>(n, 8),
+                            hb = bank_conflicts::test_data<double>(n, 9);
   const std::vector<double> ref64 = bank_conflicts::host_tile_product(ha, hb, side, side);
   const std::vector<float> fa(ha.begin(), ha.end()), fb(hb.begin(), hb.end()),
       ref32(ref64.begin(), ref64.end());

@@ -4,25 +4,46 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "bank_conflicts.cuh"
 #include "harness/data.hpp"
+#include "harness/draw.hpp"
 
 namespace bank_conflicts {
 
-/// `n` whole numbers in [-16, 16] (0 and -1 included), element i from (seed, i) only:
-/// |product| <= 256 and |sum of 32| <= 8192, so every tile product is exact in float and double,
-/// whatever the order of the additions. T: float or double.
+/// The float steps' data (a draw, harness/draw.hpp): whole numbers in [-16, 16] (0 and -1
+/// included), element i from (seed, i) only: |product| <= 256 and |sum of 32| <= 8192, so every
+/// tile product is exact in float, whatever the order of the additions.
+struct SmallWholeNumbers {
+  HARNESS_HD float operator()(std::uint64_t seed, std::size_t i) const {
+    return static_cast<float>(static_cast<int>(harness::element_hash(seed, i) % 33) - 16);
+  }
+};
+
+/// The double step's data (a draw): k * 2^-30 for a whole k in [-2^20, 2^20] (0 included).
+/// A product is a whole multiple of 2^-60 of magnitude at most 2^40 * 2^-60, and a sum of 32 of
+/// them at most 2^45 * 2^-60: every partial sum, in any order, is a multiple of 2^-60 that needs
+/// at most 46 significant bits, so double (53 bits) computes the tile product exactly. A float
+/// (24 bits) cannot hold most products: a kernel that accumulates in float gets most elements
+/// wrong, and the exact comparison shows it.
+struct WideFractions {
+  HARNESS_HD double operator()(std::uint64_t seed, std::size_t i) const {
+    const long long k =
+        static_cast<long long>(harness::element_hash(seed, i) % ((1ull << 21) + 1)) - (1 << 20);
+    return static_cast<double>(k) * 0x1.0p-30;
+  }
+};
+
+/// The draw of each element type: SmallWholeNumbers for float, WideFractions for double.
 template <typename T>
-std::vector<T> small_whole_numbers(std::size_t n, std::uint64_t seed) {
-  std::vector<T> v(n);
-  harness::parallel_for(n, [&](std::size_t first, std::size_t last) {
-    for (std::size_t i = first; i < last; ++i)
-      v[i] = static_cast<T>(
-          static_cast<int>(harness::mix(seed ^ (i * 0x9E3779B97F4A7C15ull)) % 33) - 16);
-  });
-  return v;
+using TestData = std::conditional_t<sizeof(T) == 8, WideFractions, SmallWholeNumbers>;
+
+/// `n` values of TestData<T> from `seed`, on the host (the bench's data).
+template <typename T>
+std::vector<T> test_data(std::size_t n, std::uint64_t seed) {
+  return harness::draw_values<T>(n, seed, TestData<T>{});
 }
 
 /// The definition in bank_conflicts.cuh on row-major rows x cols matrices a and b: for each

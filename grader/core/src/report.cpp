@@ -272,7 +272,8 @@ std::string context_lines(const SpeedFigures& context) {
                             group_thousands(context.peak_gbps))) +
          fmt::format(
              "  effective bandwidth = (bytes read + bytes written) / kernel time, GB/s = 10^9 "
-             "B/s; median of {} interleaved pairs, L2 flushed before each sample\n",
+             "B/s; median of {} interleaved pairs, each launch on fresh inputs after an L2 "
+             "flush\n",
              context.pairs);
 }
 

@@ -34,11 +34,26 @@ Summary summarize(std::vector<double> values) {
   return s;
 }
 
+namespace {
+// The verdict cannot change with more pairs: the interquartile range is tight enough and clear of
+// the gate (when there is one) and of the impossible bound, each by the policy's margin.
+bool certain(const Summary& ratio, std::optional<double> gate, const SamplingPolicy& policy,
+             double impossible_above) {
+  const double m = policy.certain_margin;
+  if (ratio.q3 - ratio.q1 > policy.certain_iqr) return false;
+  if (ratio.q3 > impossible_above - m) return false;
+  return !gate || ratio.q1 >= *gate + m || ratio.q3 <= *gate - m;
+}
+}  // namespace
+
 SamplingState sampling_state(const Summary& ratio, std::optional<double> gate, std::size_t pairs,
-                             double elapsed_seconds, const SamplingPolicy& policy) {
-  if (pairs < policy.min_pairs) return SamplingState::below_min_pairs;
+                             double elapsed_seconds, const SamplingPolicy& policy,
+                             double impossible_above) {
+  if (pairs < policy.early_pairs) return SamplingState::below_min_pairs;
   if (pairs >= policy.max_pairs || elapsed_seconds >= policy.max_seconds)
     return SamplingState::capped;
+  if (certain(ratio, gate, policy, impossible_above)) return SamplingState::certain;
+  if (pairs < policy.min_pairs) return SamplingState::below_min_pairs;
   if (gate && ratio.q1 < *gate && *gate <= ratio.q3) return SamplingState::straddles_gate;
   return ratio.rel_spread() > policy.target_rel_spread ? SamplingState::too_wide
                                                        : SamplingState::settled;

@@ -11,46 +11,13 @@
 
 namespace harness {
 
-std::uint64_t mix(std::uint64_t x) {
-  // splitmix64: a fast, well-mixed hash, so element i depends only on (seed, i).
-  x += 0x9E3779B97F4A7C15ull;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
-}
-
 namespace {
 
-double unit(std::uint64_t bits) {
-  return static_cast<double>(bits >> 11) * 0x1.0p-53;
-}
-
-// The hash of element i of a sequence drawn from `seed`.
-std::uint64_t element_hash(std::uint64_t seed, std::size_t i) {
-  return mix(mix(seed) ^ (i * 0xD1B54A32D192ED03ull));
-}
-
-// Fills v[i] = draw(element_hash(seed, i)) on all cores: timing shapes hold 2^26 elements, and
-// each value depends only on (seed, i), so the result is the same whatever the thread count.
-template <typename T, typename Draw>
-std::vector<T> generate(std::size_t n, std::uint64_t seed, Draw draw) {
-  std::vector<T> v(n);
-  parallel_for(n, [&](std::size_t begin, std::size_t end) {
-    for (std::size_t i = begin; i < end; ++i) v[i] = draw(element_hash(seed, i));
-  });
-  return v;
-}
-
-// The course's mix of real values from one hash: 1/32 zeros, 1/32 minus ones, 6/64 large
-// magnitudes, 4/64 tiny ones, the rest in [-0.5, 1.5).
-double mixed_value(std::uint64_t h) {
-  const unsigned kind = static_cast<unsigned>(h & 63);
-  const double u = unit(mix(h));
-  if (kind < 2) return 0.0;
-  if (kind < 4) return -1.0;
-  if (kind < 10) return (u - 0.5) * 2e6;
-  if (kind < 14) return (u + 0.01) * 1e-6;
-  return u * 2.0 - 0.5;
+// Fills v[i] = draw(seed, i) on all cores: timing shapes hold 2^26 elements, and each value
+// depends only on (seed, i), so the result is the same whatever the thread count.
+template <typename T>
+std::vector<T> generate(std::size_t n, std::uint64_t seed) {
+  return draw_values<T>(n, seed, RandomValues<T>{});
 }
 
 }  // namespace
@@ -109,52 +76,19 @@ void parallel_for(std::size_t n,
 }
 
 std::vector<float> random_floats(std::size_t n, std::uint64_t seed) {
-  return generate<float>(n, seed,
-                         [](std::uint64_t h) { return static_cast<float>(mixed_value(h)); });
+  return generate<float>(n, seed);
 }
 
-template <>
-std::vector<float> random_values<float>(std::size_t n, std::uint64_t seed) {
-  return random_floats(n, seed);
+template <typename T>
+std::vector<T> random_values(std::size_t n, std::uint64_t seed) {
+  return generate<T>(n, seed);
 }
-
-template <>
-std::vector<double> random_values<double>(std::size_t n, std::uint64_t seed) {
-  return generate<double>(n, seed, mixed_value);
-}
-
-template <>
-std::vector<int> random_values<int>(std::size_t n, std::uint64_t seed) {
-  return generate<int>(n, seed, [](std::uint64_t h) {
-    const unsigned kind = static_cast<unsigned>(h & 63);
-    const std::uint64_t r = mix(h);
-    if (kind < 2) return 0;
-    if (kind < 4) return -1;
-    if (kind < 8) return static_cast<int>(r % 2000001) - 1000000;
-    return static_cast<int>(r % 2001) - 1000;
-  });
-}
-
-template <>
-std::vector<unsigned> random_values<unsigned>(std::size_t n, std::uint64_t seed) {
-  return generate<unsigned>(n, seed, [](std::uint64_t h) {
-    return (h & 31) == 0 ? 0u : static_cast<unsigned>(mix(h) % 1000001);
-  });
-}
-
-template <>
-std::vector<std::uint8_t> random_values<std::uint8_t>(std::size_t n, std::uint64_t seed) {
-  return generate<std::uint8_t>(
-      n, seed, [](std::uint64_t h) { return static_cast<std::uint8_t>(mix(h) >> 56); });
-}
-
-template <>
-std::vector<float4> random_values<float4>(std::size_t n, std::uint64_t seed) {
-  const std::vector<float> f = random_floats(4 * n, seed);
-  std::vector<float4> v(n);
-  std::memcpy(v.data(), f.data(), f.size() * sizeof(float));
-  return v;
-}
+template std::vector<float> random_values<float>(std::size_t, std::uint64_t);
+template std::vector<double> random_values<double>(std::size_t, std::uint64_t);
+template std::vector<int> random_values<int>(std::size_t, std::uint64_t);
+template std::vector<unsigned> random_values<unsigned>(std::size_t, std::uint64_t);
+template std::vector<std::uint8_t> random_values<std::uint8_t>(std::size_t, std::uint64_t);
+template std::vector<float4> random_values<float4>(std::size_t, std::uint64_t);
 
 template <typename T>
 std::string show(const T& v) {

@@ -3,12 +3,17 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <cstring>
+#include <random>
+#include <stdexcept>
 
 #include "course/protocol.hpp"
 #include "harness/clocks.hpp"
 #include "harness/device.hpp"
 #include "harness/manifest_step.hpp"
+#include "harness/resources.hpp"
 
 namespace harness {
 
@@ -91,7 +96,8 @@ Case::Case(std::string lesson, std::string step, std::string name, Mode mode, st
       step_(std::move(step)),
       name_(std::move(name)),
       mode_(mode),
-      seed_(seed) {
+      seed_(seed),
+      draw_seed_(seed) {
   what_ = step_ + " on " + name_;
   record("seed", static_cast<double>(seed_));
 }
@@ -147,6 +153,69 @@ void Case::expect_near(const InOut<float>& a, const std::vector<double>& exact,
              exact, tolerance, got,
              [&](std::size_t i) { return std::memcmp(&got[i], &a.host()[i], sizeof(float)) == 0; }),
          where, advice, "never updated");
+}
+
+void Case::draw(detail::BufferBase& b) {
+  b.ordinal = ++inputs_;
+  b.seed = mix(draw_seed_ + static_cast<std::uint64_t>(b.ordinal));
+  if (replaying_ && b.draw_on_host) return b.draw_on_host(b.seed);  // same bits, no device
+  check(b.redraw(b.seed, 0), "draw " + b.name + " on the device");
+  wait(0, "draw " + b.name);
+  b.keep_drawn_values();
+}
+
+void Case::refuse_handed_values(const std::string& name) const {
+  if (timing())
+    throw std::logic_error(fmt::format(
+        "hidden test {}.{}: the speed test's input {} is handed over as fixed values; every input "
+        "of a speed test is drawn on the device (Case::input(name, n, draw)), so that each timed "
+        "launch gets inputs no earlier launch has seen",
+        lesson_, step_, name));
+}
+
+std::vector<std::string> Case::undrawn_inputs() const {
+  std::vector<std::string> names;
+  for (const auto& b : buffers_)
+    if (b->role != detail::BufferBase::Role::output && !b->redraw) names.push_back(b->name);
+  return names;
+}
+
+void Case::prepare_timed(std::uint64_t draw_seed, cudaStream_t stream) {
+  for (const auto& b : buffers_)
+    b->prepare_timed(b->redraw ? mix(draw_seed + static_cast<std::uint64_t>(b->ordinal)) : 0,
+                     stream);
+}
+
+std::vector<std::size_t> Case::output_bytes() const {
+  std::vector<std::size_t> bytes;
+  for (const auto& b : buffers_)
+    bytes.push_back(b->role == detail::BufferBase::Role::input ? 0
+                                                               : b->size() * b->element_bytes());
+  return bytes;
+}
+
+void Case::snapshot_outputs(const std::vector<void*>& dst, bool to_host,
+                            cudaStream_t stream) const {
+  for (std::size_t i = 0; i < buffers_.size(); ++i)
+    if (buffers_[i]->role != detail::BufferBase::Role::input)
+      buffers_[i]->snapshot(dst.at(i), to_host, stream);
+}
+
+void Case::replay(std::uint64_t draw_seed, std::vector<std::vector<std::uint8_t>> outputs) {
+  draw_seed_ = draw_seed;
+  replaying_ = true;
+  replayed_ = std::move(outputs);
+}
+
+void Case::restore_replayed() {
+  if (replayed_.size() != buffers_.size())
+    throw std::logic_error(fmt::format(
+        "hidden test {}.{}: the check of a timed launch made {} buffers where the timed case "
+        "made {}: a test body must make the same buffers on every run",
+        lesson_, step_, buffers_.size(), replayed_.size()));
+  for (std::size_t i = 0; i < buffers_.size(); ++i)
+    if (buffers_[i]->role != detail::BufferBase::Role::input)
+      buffers_[i]->restore(std::move(replayed_[i]));
 }
 
 void Case::fail(const std::string& message) {
@@ -254,6 +323,7 @@ void record_timing(const PairedTiming& t, const course::GateDecision& d) {
   record("ratio_q1", t.ratio_summary.q1);
   record("ratio_q3", t.ratio_summary.q3);
   record("pairs", static_cast<double>(t.ratio.size()));
+  record("stopped_early", t.stopped == course::SamplingState::certain);
   record("timing_seconds", t.seconds);
   record("verdict", course::to_string(d.verdict));
   record("close_call", d.close_call);
@@ -263,6 +333,94 @@ void record_timing(const PairedTiming& t, const course::GateDecision& d) {
     record("pairs_at_first_decision", static_cast<double>(t.first_straddle_pairs));
   record("peak_gbps", current_device().datasheet_peak_gbps());
 }
+
+}  // namespace
+
+namespace {
+
+// The draw seed of timed launch number `launch` of a speed test whose seed is `base`: distinct
+// for every launch, and never the seed of the case that was checked before the timing.
+std::uint64_t launch_seed(std::uint64_t base, std::uint64_t launch) {
+  return mix(mix(base) ^ ((launch + 1) * 0xA24BAED4963EE407ull));
+}
+
+// Timed launches whose outputs are checked after the timing: a uniform random choice of
+// kChecked among all the student's timed launches, however many the loop takes (reservoir
+// sampling, Vitter's algorithm R), from a random source the seed does not give away. A kept
+// launch's outputs are copied aside on the device (a copy of a few hundred MiB takes a fraction
+// of a millisecond), or to the host where the device has no room for kChecked copies.
+class CheckedLaunches {
+ public:
+  static constexpr std::size_t kChecked = 3;
+  struct Kept {
+    std::uint64_t draw_seed = 0;
+    std::size_t pair = 0;
+    std::vector<std::vector<std::uint8_t>> outputs;  // filled by outputs()
+  };
+  // Called after timed pair `pair`'s student launch, which drew its inputs from `draw_seed`.
+  void offer(const Case& c, std::uint64_t draw_seed, std::size_t pair, cudaStream_t stream) {
+    ++seen_;
+    std::size_t slot = seen_ - 1;
+    if (seen_ > kChecked) slot = std::uniform_int_distribution<std::size_t>(0, seen_ - 1)(rng_);
+    if (slot >= kChecked) return;
+    if (kept_.empty()) allocate(c);
+    if (slot >= kept_.size()) slot = kept_.size();
+    if (slot == kept_.size()) kept_.push_back({});
+    kept_[slot].draw_seed = draw_seed;
+    kept_[slot].pair = pair;
+    c.snapshot_outputs(places(slot), !on_device_, stream);
+  }
+  // The kept launches with their outputs in host memory, for the replays.
+  std::vector<Kept>& outputs(cudaStream_t stream) {
+    wait(stream, "timed launches");
+    for (std::size_t k = 0; k < kept_.size(); ++k) {
+      kept_[k].outputs.resize(bytes_.size());
+      for (std::size_t i = 0; i < bytes_.size(); ++i) {
+        if (bytes_[i] == 0) continue;
+        std::vector<std::uint8_t>& out = kept_[k].outputs[i];
+        out.resize(bytes_[i]);
+        if (on_device_)
+          check(cudaMemcpy(out.data(), device_[k]->data() + offset_[i], bytes_[i],
+                           cudaMemcpyDeviceToHost),
+                "read back a timed launch's output");
+        else
+          std::memcpy(out.data(), host_[k].data() + offset_[i], bytes_[i]);
+      }
+    }
+    return kept_;
+  }
+
+ private:
+  void allocate(const Case& c) {
+    bytes_ = c.output_bytes();
+    std::size_t total = 0;
+    for (std::size_t b : bytes_) {
+      offset_.push_back(total);
+      total += b;
+    }
+    on_device_ = free_device_bytes() > kChecked * total + (std::size_t(1) << 30);
+    for (std::size_t k = 0; k < kChecked; ++k) {
+      if (on_device_)
+        device_.push_back(std::make_unique<DeviceBuffer<std::uint8_t>>(total));
+      else
+        host_.emplace_back(total);
+    }
+  }
+  std::vector<void*> places(std::size_t slot) {
+    std::vector<void*> p;
+    for (std::size_t i = 0; i < bytes_.size(); ++i)
+      p.push_back(on_device_ ? static_cast<void*>(device_[slot]->data() + offset_[i])
+                             : static_cast<void*>(host_[slot].data() + offset_[i]));
+    return p;
+  }
+  std::mt19937_64 rng_{std::random_device{}()};
+  std::size_t seen_ = 0;
+  std::vector<Kept> kept_;
+  std::vector<std::size_t> bytes_, offset_;
+  bool on_device_ = true;
+  std::vector<std::unique_ptr<DeviceBuffer<std::uint8_t>>> device_;
+  std::vector<std::vector<std::uint8_t>> host_;
+};
 
 }  // namespace
 
@@ -282,10 +440,13 @@ void run_speed(const std::string& lesson, const std::string& step,
     record_null("gate");
 
   // 1. Never time a wrong kernel: a kernel that skips work would look fast.
-  auto c =
-      std::make_unique<Case>(lesson, step, "timed", Case::Mode::timing, case_seed(step, "timed"));
+  const std::uint64_t seed = case_seed(step, "timed");
+  auto c = std::make_unique<Case>(lesson, step, "timed", Case::Mode::timing, seed);
   std::string skipped;
+  const auto first_start = std::chrono::steady_clock::now();
   const bool ran = run_case(*c, body, skipped);
+  record("first_check_seconds",
+         std::chrono::duration<double>(std::chrono::steady_clock::now() - first_start).count());
   if (!skipped.empty()) GTEST_SKIP() << skipped;
   record("bytes", c->task_bytes());
   if (!ran) {  // a CUDA error: the kernel failed, or never finished, on the timing shape
@@ -304,13 +465,23 @@ void run_speed(const std::string& lesson, const std::string& step,
     return;
   }
 
-  // 2. Time against the ceiling, interleaved, L2 flushed before every sample. The clocks and
-  // temperature as found right before and right after go into the report (never locked here).
+  // 2. Time against the ceiling, interleaved, L2 flushed before every sample, every launch on
+  // inputs drawn afresh. The clocks and temperature as found right before and right after go
+  // into the report (never locked here).
   try {
     L2Flusher flusher(current_device().l2_bytes);
+    CheckedLaunches checked;
+    const std::uint64_t base = seed + 1;
+    TimedLaunches k{c->ceiling_launch(), c->student_launch(),
+                    [&](std::uint64_t launch, cudaStream_t st) {
+                      c->prepare_timed(launch_seed(base, launch), st);
+                    },
+                    [&](std::uint64_t launch, std::size_t pair, cudaStream_t st) {
+                      checked.offer(*c, launch_seed(base, launch), pair, st);
+                    }};
     const course::ClockSample before = sample_clocks();
-    const PairedTiming t = time_pairs(c->ceiling_launch(), c->student_launch(), c->task_bytes(),
-                                      gate, course::SamplingPolicy{}, flusher);
+    const PairedTiming t = time_pairs(k, c->task_bytes(), gate, s.ceiling.impossible_above(),
+                                      course::SamplingPolicy{}, flusher);
     record_clocks(before, sample_clocks());
     const course::GateDecision d =
         course::decide_gate(t.ratio_summary, gate, s.ceiling.impossible_above());
@@ -320,17 +491,28 @@ void run_speed(const std::string& lesson, const std::string& step,
     if (src && memcpy_bytes > 0)
       record("memcpy_gbps", memcpy_gbps(dst, src, memcpy_bytes, flusher));
 
-    // 3. Fresh inputs after timing, in fresh buffers: a kernel that cached its answer, or
-    // replays the last output, fails.
+    // 3. The outputs of timed launches chosen at random, checked by the test's own body on
+    // those launches' inputs: a kernel that replays or reuses an earlier result fails.
+    const auto replays_start = std::chrono::steady_clock::now();
+    std::vector<CheckedLaunches::Kept>& kept_launches = checked.outputs(0);
     c.reset();
-    Case again(lesson, step, "timed", Case::Mode::timing, case_seed(step, "timed") + 1);
-    run_case(again, body, skipped);
-    if (!again.failures().empty()) {
-      ADD_FAILURE() << "after timing, on fresh inputs (seed " << again.seed()
-                    << "), the output is wrong: " << again.failures().front()
-                    << ". A kernel must compute its result from its input on every launch";
-      return;
+    for (CheckedLaunches::Kept& kept : kept_launches) {
+      Case again(lesson, step, "timed", Case::Mode::timing, seed);
+      again.replay(kept.draw_seed, std::move(kept.outputs));
+      run_case(again, body, skipped);
+      if (!again.failures().empty()) {
+        ADD_FAILURE() << fmt::format(
+            "the timed results were wrong: timed launch {} of {}, on inputs of its own, left a "
+            "wrong output: {}. Only the first, untimed launch was right: a kernel must compute "
+            "its result from its input on every launch (the course checks the outputs of timed "
+            "launches chosen at random)",
+            kept.pair + 1, t.ratio.size(), again.failures().front());
+        return;
+      }
     }
+    record("checked_launches", static_cast<double>(kept_launches.size()));
+    record("check_seconds",
+           std::chrono::duration<double>(std::chrono::steady_clock::now() - replays_start).count());
     if (d.verdict == course::Verdict::fail)
       ADD_FAILURE() << fmt::format(
           "too slow, below the gate: {:.0f} GB/s against a ceiling of {:.0f} GB/s: {}",

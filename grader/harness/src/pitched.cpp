@@ -165,12 +165,6 @@ std::size_t pitched_guard_rows(const Case& c, std::size_t rows, std::size_t elem
   return std::max<std::size_t>((element - 1) * rows, 32);
 }
 
-std::uint64_t pitched_seed(const Case& c, const std::string& name) {
-  std::uint64_t h = 0xCBF29CE484222325ull;  // FNV-1a of the input's name
-  for (char ch : name) h = (h ^ static_cast<unsigned char>(ch)) * 0x100000001B3ull;
-  return mix(c.seed() ^ h);
-}
-
 }  // namespace detail
 
 void expect_near(Case& c, const PitchedOutput<float>& out, const std::vector<double>& exact,

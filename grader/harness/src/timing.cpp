@@ -45,14 +45,31 @@ constexpr std::size_t kBatch = 10;  // pairs per synchronization
 
 }  // namespace
 
-PairedTiming time_pairs(const Launch& ceiling, const Launch& student, double bytes,
-                        std::optional<double> gate, const course::SamplingPolicy& policy,
+void reset_persisting_l2() {
+  int max_bytes = 0;
+  check(cudaDeviceGetAttribute(&max_bytes, cudaDevAttrMaxPersistingL2CacheSize, 0),
+        "cudaDeviceGetAttribute(cudaDevAttrMaxPersistingL2CacheSize)");
+  if (max_bytes == 0) return;  // no persisting L2 on this GPU
+  check(cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 0),
+        "cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 0)");
+  check(cudaCtxResetPersistingL2Cache(), "cudaCtxResetPersistingL2Cache");
+}
+
+PairedTiming time_pairs(const TimedLaunches& k, double bytes, std::optional<double> gate,
+                        double impossible_above, const course::SamplingPolicy& policy,
                         L2Flusher& flusher, cudaStream_t stream) {
+  std::uint64_t launch = 0;  // over warm-up and timed launches of both kernels
+  auto prepare = [&] {
+    if (k.prepare) k.prepare(launch, stream);
+    ++launch;
+    flusher.flush(stream);
+  };
+  reset_persisting_l2();
   for (int i = 0; i < 3; ++i) {  // warm-up: module load, clocks up, TLBs
-    flusher.flush(stream);
-    check(ceiling(stream), "launch the ceiling kernel");
-    flusher.flush(stream);
-    check(student(stream), "launch your kernel");
+    prepare();
+    check(k.ceiling(stream), "launch the ceiling kernel");
+    prepare();
+    check(k.student(stream), "launch your kernel");
   }
   wait(stream, "warm-up launches");
 
@@ -60,15 +77,18 @@ PairedTiming time_pairs(const Launch& ceiling, const Launch& student, double byt
   Events ev(4 * kBatch);
   const auto start = std::chrono::steady_clock::now();
   for (;;) {
+    reset_persisting_l2();  // the stream is idle here: the reset precedes the whole batch
     for (std::size_t i = 0; i < kBatch; ++i) {
-      flusher.flush(stream);
+      prepare();
       check(cudaEventRecord(ev.list[4 * i], stream), "cudaEventRecord");
-      check(ceiling(stream), "launch the ceiling kernel");
+      check(k.ceiling(stream), "launch the ceiling kernel");
       check(cudaEventRecord(ev.list[4 * i + 1], stream), "cudaEventRecord");
-      flusher.flush(stream);
+      prepare();
+      const std::uint64_t student_launch = launch - 1;
       check(cudaEventRecord(ev.list[4 * i + 2], stream), "cudaEventRecord");
-      check(student(stream), "launch your kernel");
+      check(k.student(stream), "launch your kernel");
       check(cudaEventRecord(ev.list[4 * i + 3], stream), "cudaEventRecord");
+      if (k.after_student) k.after_student(student_launch, t.ratio.size() + i, stream);
     }
     wait(stream, "timed launches");
     for (std::size_t i = 0; i < kBatch; ++i) {
@@ -79,14 +99,22 @@ PairedTiming time_pairs(const Launch& ceiling, const Launch& student, double byt
     }
     t.ratio_summary = course::summarize(t.ratio);
     t.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    const course::SamplingState state =
-        course::sampling_state(t.ratio_summary, gate, t.ratio.size(), t.seconds, policy);
+    const course::SamplingState state = course::sampling_state(
+        t.ratio_summary, gate, t.ratio.size(), t.seconds, policy, impossible_above);
     t.first_straddle_pairs = course::first_straddle(t.first_straddle_pairs, state, t.ratio.size());
+    t.stopped = state;
     if (!course::keep_sampling(state)) break;
   }
   t.ceiling_gbps = gbps(bytes, course::summarize(t.ceiling_ms).median);
   t.student_gbps = gbps(bytes, course::summarize(t.student_ms).median);
   return t;
+}
+
+PairedTiming time_pairs(const Launch& ceiling, const Launch& student, double bytes,
+                        std::optional<double> gate, const course::SamplingPolicy& policy,
+                        L2Flusher& flusher, cudaStream_t stream) {
+  return time_pairs(TimedLaunches{ceiling, student, {}, {}}, bytes, gate, course::kImpossibleRatio,
+                    policy, flusher, stream);
 }
 
 course::Summary time_alone(const Launch& launch, int samples, L2Flusher& flusher,

@@ -20,10 +20,10 @@
 //   2 exp(-2 * 2^48 / (16^2 m)), below 10^-7000 for m <= 2^27. So the sum is compared exactly: a
 //   dropped or doubled element changes it (every element is nonzero), which a tolerance scaled
 //   to 2^26 elements would hide.
-// - array_sum, both kinds of data: where the drawn values sum to exactly 0 (possible for any n of
-//   integers: 1 in 16 at n = 2, about 1 in 70 at n = 31; n = 1 random float: 2 in 64), x[0] is
-//   negated (or made 1 if it is 0), so the sum is never 0 and a kernel that adds nothing (*out
-//   keeps the launcher's 0) never matches.
+// - array_sum, both kinds of data: where the drawn values of a correctness case sum to exactly 0
+//   (possible for any n of integers: 1 in 16 at n = 2, about 1 in 70 at n = 31; n = 1 random
+//   float: 2 in 64), x[0] is negated (or made 1 if it is 0), so the sum is never 0 and a kernel
+//   that adds nothing (*out keeps the launcher's 0) never matches.
 // - array_sum, random floats (harness::random_floats: mixed magnitudes): compared with the sum
 //   computed in double. An order of additions whose longest chain of dependent additions has L
 //   links returns the exact sum within L u sum|x| (first order, u = 2^-24, each link rounding
@@ -46,9 +46,9 @@
 
 namespace {
 
-using warps::branch_data;
-using warps::BranchData;
-using warps::nonzero_integers;
+using warps::branch_expected;
+using warps::BranchInput;
+using warps::NonzeroIntegers;
 using warps::Step;
 
 constexpr int kBlock = warps::BLOCK_THREADS;
@@ -89,13 +89,13 @@ harness::Advice branch_advice(const std::vector<float>& x) {
 void uniform_branch(harness::Case& c, const int& n) {
   c.describe("uniform_branch", fmt::format("n = {} (ceil(n / 256) blocks of 256 threads)",
                                            course::group_thousands(n)));
-  BranchData d = branch_data(static_cast<std::size_t>(n), c.seed());
-  const auto x = c.input<float>("x", std::move(d.x));
+  const auto x = c.input<float>("x", static_cast<std::size_t>(n), BranchInput{});
   const auto out = c.output<float>("out", static_cast<std::size_t>(n));
   c.launch(warps::launch_uniform_branch, x, out, n);
   c.ceiling(warps::launch_branch_rung, x, out, n);
   c.bytes(8.0 * n);  // read x[i], write out[i]; the time is in the chains, the gate is a ratio
-  c.expect_exact(out, d.expected, harness::flat(), branch_advice(x.host()));
+  c.expect_exact(out, branch_expected(static_cast<std::size_t>(n), x.seed()), harness::flat(),
+                 branch_advice(x.host()));
 }
 
 // ============================== warp_reduce ==============================
@@ -217,13 +217,15 @@ SumShape sum_timing() {
   return {harness::timing_elements(1, sizeof(float)), Data::integers};
 }
 
-// The values with x[0] negated (or made 1 if it is 0) where they sum to exactly 0 (in double,
-// exact for the integer data): *out = 0 must never be a right answer.
-std::vector<float> never_summing_to_zero(std::vector<float> x) {
+// Negates x[0] (or makes it 1 if it is 0) where the values sum to exactly 0 (in double, exact
+// for the integer data): *out = 0 must never be a right answer. Correctness cases only: the
+// timing shape (2^26 elements and more) is drawn anew for every timed launch, and sums to 0 about
+// once in 10^5 draws.
+void never_summing_to_zero(const harness::Case& c, const harness::Input<float>& x) {
+  if (c.timing() || x.size() == 0) return;
   double sum = 0;
-  for (float v : x) sum += v;
-  if (!x.empty() && sum == 0) x[0] = x[0] != 0 ? -x[0] : 1.0f;
-  return x;
+  for (float v : x.host()) sum += v;
+  if (sum == 0) x.set(0, x.host()[0] != 0 ? -x.host()[0] : 1.0f);
 }
 
 int sum_grid(long long n) {
@@ -274,9 +276,8 @@ void array_sum(harness::Case& c, const SumShape& s) {
                          blocks));
   const std::size_t n = static_cast<std::size_t>(s.n);
   const auto x =
-      c.input<float>("x", never_summing_to_zero(s.data == Data::integers
-                                                    ? nonzero_integers(n, c.seed())
-                                                    : harness::random_floats(n, c.seed() + 1)));
+      s.data == Data::integers ? c.input<float>("x", n, NonzeroIntegers{}) : c.input<float>("x", n);
+  never_summing_to_zero(c, x);
   const auto out = c.output<float>("out", 1);
   c.launch(warps::launch_array_sum, x, out, s.n);
   c.ceiling(warps::launch_cub_sum, x, out, s.n);

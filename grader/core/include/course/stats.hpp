@@ -36,29 +36,48 @@ struct Summary {
 /// @throws std::invalid_argument when `values` is empty.
 Summary summarize(std::vector<double> values);
 
-/// How many interleaved pairs to take. Sampling stops once the ratio's relative spread is under
-/// `target_rel_spread` and its interquartile range does not straddle the gate, or at a cap.
+/// How many interleaved pairs to take. Sampling stops early once the verdict is certain (after
+/// `early_pairs`, the ratio's interquartile range is at least `certain_margin` away from the gate
+/// and from the impossible bound, and at most `certain_iqr` wide);
+/// otherwise once the spread is under `target_rel_spread` and the interquartile range does not
+/// straddle the gate (after `min_pairs`); or at a cap.
 struct SamplingPolicy {
-  std::size_t min_pairs = 30;       ///< always take at least this many pairs
+  std::size_t early_pairs = 10;     ///< the earliest check at which a certain verdict stops
+  std::size_t min_pairs = 30;       ///< a verdict not yet certain takes at least this many pairs
   std::size_t max_pairs = 600;      ///< never more than this many
   double target_rel_spread = 0.01;  ///< stop when Summary::rel_spread() is at most this (1%)
-  double max_seconds = 5.0;         ///< wall-clock cap on the timing loop
+  /// Distance of the interquartile range from the gate (a fraction of the ceiling: 0.03 = 3
+  /// points) at which the verdict counts as certain. Our gates sit at least 5 points from the
+  /// solution and from the nearest wrong kernel (calibration.md of each lesson), and repeated
+  /// runs of one kernel moved its median by about a point (docs/measured/H200.md).
+  double certain_margin = 0.03;
+  /// Widest interquartile range (a fraction of the ceiling: 0.02 = 2 points) of a certain
+  /// verdict, so that its median is as good as the figures the gates were calibrated on.
+  double certain_iqr = 0.02;
+  double max_seconds = 5.0;  ///< wall-clock cap on the timing loop
 };
 
 /// Where sampling stands at one check (one batch of pairs taken), and why: the reason
 /// keep_sampling() goes on or stops. The first that applies, in this order.
 enum class SamplingState {
-  below_min_pairs,  ///< fewer than SamplingPolicy::min_pairs: go on, nothing else is looked at
+  below_min_pairs,  ///< fewer than early_pairs, or fewer than min_pairs and not certain: go on
   capped,           ///< max_pairs or max_seconds reached: stop, whatever the ratios look like
+  certain,          ///< far enough from the gate and the impossible bound: stop
   straddles_gate,   ///< the ratio's interquartile range straddles the gate: go on (re-measure)
   too_wide,         ///< relative spread above SamplingPolicy::target_rel_spread: go on
   settled,          ///< tight enough and clear of the gate: stop
 };
 
+/// A median ratio above this is rejected: no kernel that does the whole task beats the copy rung
+/// of the same geometry by more than noise.
+inline constexpr double kImpossibleRatio = 1.05;
+
 /// Where sampling stands after `pairs` pairs taken in `elapsed_seconds` (see SamplingState).
 /// The interquartile range straddles the gate when q1 < gate <= q3 (as in decide_gate()).
+/// `impossible_above` is the step's impossible bound (decide_gate()).
 SamplingState sampling_state(const Summary& ratio, std::optional<double> gate, std::size_t pairs,
-                             double elapsed_seconds, const SamplingPolicy& policy);
+                             double elapsed_seconds, const SamplingPolicy& policy,
+                             double impossible_above = kImpossibleRatio);
 
 /// True when `state` asks for more pairs: below_min_pairs, straddles_gate or too_wide.
 bool keep_sampling(SamplingState state);
@@ -87,10 +106,6 @@ struct GateDecision {
   double margin = 0;   ///< median ratio - gate (fraction of ceiling; + passes); 0 without a gate
   std::string reason;  ///< one sentence for the student
 };
-
-/// A median ratio above this is rejected: no kernel that does the whole task beats the copy rung
-/// of the same geometry by more than noise.
-inline constexpr double kImpossibleRatio = 1.05;
 
 /// Decides a gate from the summary of per-pair ratios. Without a gate the step is correctness
 /// only and the verdict is pass unless the speed is impossible.

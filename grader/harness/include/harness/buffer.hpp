@@ -41,6 +41,14 @@ bool still_poisoned(const T& element) {
   return true;
 }
 
+/// What a comparison made on the device found (the counts of harness::Mismatches), for arrays
+/// too large to copy to the host (harness/fill.cuh).
+struct DeviceCount {
+  unsigned long long wrong = 0;      ///< elements that differ
+  unsigned long long unwritten = 0;  ///< of those, elements still as before the launch
+  unsigned long long first = ~0ull;  ///< the lowest index that differs (~0 when none)
+};
+
 /// `count` elements of T in device memory, followed by `guard` elements that hold a sentinel.
 template <typename T>
 class DeviceBuffer {

@@ -12,6 +12,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "harness/draw.hpp"
+
 namespace harness {
 
 /// `n` floats drawn from `seed`, deterministic per (seed, index): mostly values in [-0.5, 1.5)
@@ -32,8 +34,35 @@ std::vector<float> random_floats(std::size_t n, std::uint64_t seed);
 template <typename T>
 std::vector<T> random_values(std::size_t n, std::uint64_t seed);
 
-/// Splits a seed into independent ones (splitmix64): `mix(seed + k)` for the k-th input.
-std::uint64_t mix(std::uint64_t x);
+/// Runs `chunk(begin, end)` over [0, n) split into contiguous ranges, one per hardware thread (up
+/// to 16, and no more than one per 2^20 elements of work, below which a thread costs more than it
+/// saves). For host references and checks of the timing shapes (2^26 elements and more); the
+/// ranges must write disjoint elements.
+/// @param n                 items, e.g. elements or bands of rows
+/// @param chunk             does items [begin, end)
+/// @param elements_per_item elements each item touches (e.g. the elements of a band of rows)
+void parallel_for(std::size_t n,
+                  const std::function<void(std::size_t begin, std::size_t end)>& chunk,
+                  std::size_t elements_per_item);
+/// parallel_for() with one element per item.
+inline void parallel_for(std::size_t n,
+                         const std::function<void(std::size_t begin, std::size_t end)>& chunk) {
+  parallel_for(n, chunk, 1);
+}
+
+/// `n` values of `draw` (harness/draw.hpp) from `seed`, drawn on the host on all cores: element
+/// i is draw(seed, i), the same bits the device draws (harness/fill.cuh).
+template <typename T, typename Draw>
+std::vector<T> draw_values(std::size_t n, std::uint64_t seed, Draw draw) {
+  std::vector<T> v(n);
+  parallel_for(
+      n,
+      [&](std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i) v[i] = draw(seed, i);
+      },
+      1);
+  return v;
+}
 
 /// A value as a student reads it: fmt's shortest round-trip form for numbers ("0.8125",
 /// "-1.6947657e+38"), "(x, y, z, w)" for float4.
@@ -54,17 +83,6 @@ struct Mismatches {
 
 /// Tells whether element `i` of an output still holds what it held before the launch.
 using Unwritten = std::function<bool(std::size_t i)>;
-
-/// Runs `chunk(begin, end)` over [0, n) split into contiguous ranges, one per hardware thread (up
-/// to 16, and no more than one per 2^20 elements of work, below which a thread costs more than it
-/// saves). For host references and checks of the timing shapes (2^26 elements and more); the
-/// ranges must write disjoint elements.
-/// @param n                 items, e.g. elements or bands of rows
-/// @param chunk             does items [begin, end)
-/// @param elements_per_item elements each item touches (e.g. the elements of a band of rows)
-void parallel_for(std::size_t n,
-                  const std::function<void(std::size_t begin, std::size_t end)>& chunk,
-                  std::size_t elements_per_item = 1);
 
 /// The host reference of a transpose: `in` is rows x cols, row-major; the result is cols x rows,
 /// row-major (out[c][r] = in[r][c]). Works in 64x64 blocks for cache locality, bands of 64 input

@@ -47,8 +47,10 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -60,8 +62,13 @@
 #include "harness/buffer.hpp"
 #include "harness/cuda_check.hpp"
 #include "harness/data.hpp"
+#include "harness/draw.hpp"
 #include "harness/record.hpp"
 #include "harness/timing.hpp"
+
+#if defined(__CUDACC__)
+#include "harness/fill.cuh"
+#endif
 
 namespace harness {
 
@@ -105,6 +112,16 @@ struct BufferBase {
   enum class Role { input, output, in_out };
   std::string name;
   Role role = Role::input;
+  // Inputs and in-out arrays drawn on the device (harness/fill.cuh): draws the elements anew from
+  // `seed` on `stream`. Empty for values the hidden test handed over as a vector, which cannot be
+  // drawn afresh for a timed launch.
+  std::function<cudaError_t(std::uint64_t seed, cudaStream_t stream)> redraw;
+  int ordinal = 0;           // drawn buffers: the k-th of its case (1, 2, ...)
+  std::uint64_t seed = 0;    // drawn buffers: the seed of the values now in the buffer
+  bool timed = false;        // made by the speed test's case (drawn anew before every launch)
+  bool device_only = false;  // Case::keep_on_device(): no host copy, checks on the device
+  // Drawn inputs: the elements that are no longer what was drawn, counted on the device.
+  std::function<cudaError_t(DeviceCount&)> count_changed;
   virtual ~BufferBase() = default;
   virtual std::size_t size() const = 0;
   virtual void* device() = 0;
@@ -112,25 +129,74 @@ struct BufferBase {
   virtual void before_launch() = 0;  // outputs: poison; in-out arrays: upload the initial values
   // Messages for what went wrong outside the comparison: guard damage, a changed input.
   virtual std::vector<std::string> end_problems() const = 0;
+  // After redraw(): the guard's sentinel, then the values drawn become the pristine host copy.
+  virtual void keep_drawn_values() = 0;
+  // A timed launch's preparation, enqueued on `stream` outside the timed region: drawn buffers
+  // are drawn anew from `seed`, outputs poisoned (elements only: the timing shape has no guard).
+  virtual void prepare_timed(std::uint64_t seed, cudaStream_t stream) = 0;
+  // The elements' bytes as a timed launch left them (outputs and in-out arrays), copied on
+  // `stream` into `dst` (size() * element_bytes() bytes, dense; device memory, or host memory
+  // with `to_host`), and their return into the buffer of a replay (Case::replay()) to check that
+  // launch after the timing.
+  virtual void snapshot(void* dst, bool to_host, cudaStream_t stream) const = 0;
+  virtual void restore(std::vector<std::uint8_t> bytes) = 0;
+  // Replays draw their inputs on the host (the same bits, harness/draw.hpp) and need no device
+  // memory: draws the elements from `seed` into the pristine copy. Empty where the buffer has
+  // no host draw (it is then drawn on the device and read back).
+  std::function<void(std::uint64_t seed)> draw_on_host;
 };
 
 template <typename T>
 struct Buffer : BufferBase {
   DeviceBuffer<T> memory;
   std::vector<T> initial;  // inputs and in-out arrays: the values uploaded (the pristine copy)
-  Buffer(std::size_t n, std::size_t guard) : memory(n, guard) {}
-  std::size_t size() const override { return memory.size(); }
+  // A replay's buffer has no device memory (Case::replay()): its elements are `n` host values,
+  // the drawn ones in `initial` and a timed launch's outputs in `replayed`.
+  bool host_only = false;
+  std::size_t n = 0;
+  std::vector<T> replayed;
+  Buffer(std::size_t count, std::size_t guard, bool host)
+      : memory(host ? 0 : count, host ? 0 : guard), host_only(host), n(count) {}
+  std::size_t size() const override { return n; }
   void* device() override { return memory.data(); }
   std::size_t element_bytes() const override { return sizeof(T); }
+  // The elements now: from the device, or a replay's outputs.
+  std::vector<T> download() const { return host_only ? replayed : memory.download(); }
   void before_launch() override {
     if (role == Role::output) {
       memory.poison();
     } else if (role == Role::in_out) {
       memory.fill_guard(kOutputPoison);
-      memory.upload(initial);
+      if (redraw) {  // the same values, drawn again on the device: no upload
+        check(redraw(seed, 0), "draw " + name + " again");
+      } else {
+        memory.upload(initial);
+      }
     }
   }
   std::vector<std::string> end_problems() const override;
+  void keep_drawn_values() override {
+    memory.fill_guard(role == Role::input ? kInputGuard : kOutputPoison);
+    if (!device_only) initial = memory.download();
+  }
+  void prepare_timed(std::uint64_t seed, cudaStream_t stream) override {
+    if (role == Role::output) {
+      check(cudaMemsetAsync(memory.data(), kOutputPoison, memory.bytes(), stream),
+            "poison " + name + " before a timed launch");
+    } else {
+      check(redraw(seed, stream), "draw " + name + " afresh before a timed launch");
+    }
+  }
+  void snapshot(void* dst, bool to_host, cudaStream_t stream) const override {
+    check(cudaMemcpyAsync(dst, memory.data(), memory.bytes(),
+                          to_host ? cudaMemcpyDeviceToHost : cudaMemcpyDeviceToDevice, stream),
+          "keep " + name + " of a timed launch");
+  }
+  void restore(std::vector<std::uint8_t> bytes) override {
+    replayed.resize(n);
+    std::memcpy(static_cast<void*>(replayed.data()), bytes.data(),
+                std::min(bytes.size(), n * sizeof(T)));
+  }
 };
 
 std::string past_end_message(const std::string& name, std::size_t n, std::size_t damaged,
@@ -143,7 +209,11 @@ std::vector<std::string> Buffer<T>::end_problems() const {
   const bool input = role == Role::input;
   if (const std::size_t d = memory.guard_damage(input ? kInputGuard : kOutputPoison); d > 0)
     out.push_back(past_end_message(name, memory.size(), d, input));
-  if (input) {
+  if (input && device_only) {
+    DeviceCount changed;
+    check(count_changed(changed), "check " + name + " on the device");
+    if (changed.wrong > 0) out.push_back(changed_input_message(name, changed.wrong, changed.first));
+  } else if (input) {
     const std::vector<T> now = memory.download();
     const Mismatches changed = compare_bits(initial, now, [](std::size_t) { return false; });
     if (!changed.ok()) out.push_back(changed_input_message(name, changed.wrong, changed.first));
@@ -163,10 +233,30 @@ const X& unwrap(const X& x) {
 template <typename T>
 class Input {
  public:
-  const T* data() const { return buf_->memory.data(); }     ///< device pointer
-  std::size_t size() const { return buf_->memory.size(); }  ///< elements (guard excluded)
-  /// The values uploaded, unchanged: what a host reference is computed from.
-  const std::vector<T>& host() const { return buf_->initial; }
+  const T* data() const { return buf_->memory.data(); }  ///< device pointer
+  std::size_t size() const { return buf_->size(); }      ///< elements (guard excluded)
+  /// The values uploaded, unchanged: what a host reference is computed from. @throws
+  /// std::logic_error in a Case::keep_on_device() case (there is no host copy).
+  const std::vector<T>& host() const {
+    if (buf_->device_only)
+      throw std::logic_error("Input::host() of " + buf_->name +
+                             ": the case keeps it on the device");
+    return buf_->initial;
+  }
+  /// The seed the values were drawn from (element i is draw(seed(), i)); 0 for values handed
+  /// over as a vector.
+  std::uint64_t seed() const { return buf_->seed; }
+  /// Sets element `i` to `value` on the device and in host(), before the launch: a correctness
+  /// case's adjustment of its drawn data (e.g. a sum that must not come out as 0). Not in the
+  /// speed test, whose inputs are drawn anew for every launch without it: there it throws
+  /// std::logic_error. @throws CudaError.
+  void set(std::size_t i, T value) const {
+    if (buf_->timed)
+      throw std::logic_error("Input::set on " + buf_->name + ": not in the speed test");
+    buf_->initial.at(i) = value;
+    check(cudaMemcpy(buf_->memory.data() + i, &value, sizeof(T), cudaMemcpyHostToDevice),
+          "set an element of " + buf_->name);
+  }
 
  private:
   friend class Case;
@@ -178,11 +268,11 @@ class Input {
 template <typename T>
 class Output {
  public:
-  T* data() const { return buf_->memory.data(); }           ///< device pointer
-  std::size_t size() const { return buf_->memory.size(); }  ///< elements (guard excluded)
-  const std::string& name() const { return buf_->name; }    ///< as in messages
+  T* data() const { return buf_->memory.data(); }         ///< device pointer
+  std::size_t size() const { return buf_->size(); }       ///< elements (guard excluded)
+  const std::string& name() const { return buf_->name; }  ///< as in messages
   /// Copies the elements to the host. @throws CudaError.
-  std::vector<T> download() const { return buf_->memory.download(); }
+  std::vector<T> download() const { return buf_->download(); }
 
  private:
   friend class Case;
@@ -197,11 +287,12 @@ template <typename T>
 class InOut {
  public:
   T* data() const { return buf_->memory.data(); }               ///< device pointer
-  std::size_t size() const { return buf_->memory.size(); }      ///< elements (guard excluded)
+  std::size_t size() const { return buf_->size(); }             ///< elements (guard excluded)
   const std::string& name() const { return buf_->name; }        ///< as in messages
   const std::vector<T>& host() const { return buf_->initial; }  ///< the initial values
+  std::uint64_t seed() const { return buf_->seed; }             ///< as Input::seed()
   /// Copies the elements to the host. @throws CudaError.
-  std::vector<T> download() const { return buf_->memory.download(); }
+  std::vector<T> download() const { return buf_->download(); }
 
  private:
   friend class Case;
@@ -251,16 +342,20 @@ class Case {
   /// @param shape  the problem, with its unit or layout, e.g. "33x31 (rows x cols)"
   void describe(std::string kernel, std::string shape);
 
-  /// A read-only input of `n` values from random_values<T> (a seed of its own per input), with
-  /// guard elements holding kInputGuard. @throws SkipCase for a large shape under --quick.
-  template <typename T>
-  Input<T> input(const std::string& name, std::size_t n) {
-    admit(n);  // before drawing: a skipped large shape must not cost its random values
-    return input<T>(name, random_values<T>(n, mix(seed_ + ++inputs_)));
-  }
-  /// A read-only input holding `values` (for types random_values does not cover, or chosen data).
+  /// A read-only input of `n` values drawn on the device by `draw` (harness/draw.hpp; by default
+  /// the course's random values of T) from a seed of its own (the case's seed and the input's
+  /// place among the case's drawn buffers), with guard elements holding kInputGuard. host() holds
+  /// the values drawn. In the speed test the input is drawn anew before every timed launch, so
+  /// no launch sees the values of an earlier one. Defined in nvcc-compiled code only (the draw
+  /// runs in a kernel). @throws SkipCase for a large shape under --quick; CudaError.
+  template <typename T, typename Draw = RandomValues<T>>
+  Input<T> input(const std::string& name, std::size_t n, Draw draw = {});
+  /// A read-only input holding `values` (chosen data for a correctness case). Not allowed in the
+  /// speed test, whose inputs must be drawn anew for every timed launch: there it throws
+  /// std::logic_error (a mistake in the hidden test).
   template <typename T>
   Input<T> input(const std::string& name, std::vector<T> values) {
+    refuse_handed_values(name);
     detail::Buffer<T>* b = add<T>(name, values.size(), detail::BufferBase::Role::input);
     b->initial = std::move(values);
     b->memory.fill_guard(kInputGuard);
@@ -274,14 +369,34 @@ class Case {
     b->memory.poison();
     return Output<T>(b);
   }
-  /// An array updated in place, holding `values` before every launch; its guard is an output's.
+  /// An array updated in place, drawn as input() draws (and anew before every timed launch),
+  /// holding those values again before every correctness launch; its guard is an output's.
+  template <typename T, typename Draw = RandomValues<T>>
+  InOut<T> in_out(const std::string& name, std::size_t n, Draw draw = {});
+  /// An array updated in place, holding `values` before every launch (correctness cases only,
+  /// as input(name, values)).
   template <typename T>
   InOut<T> in_out(const std::string& name, std::vector<T> values) {
+    refuse_handed_values(name);
     detail::Buffer<T>* b = add<T>(name, values.size(), detail::BufferBase::Role::in_out);
     b->initial = std::move(values);
     b->before_launch();
     return InOut<T>(b);
   }
+
+  /// Keeps this case's arrays on the device: inputs get no host copy (Input::host() throws), the
+  /// unchanged-input check is made on the device, and the body compares with
+  /// expect_exact_on_device(). For cases of several GiB, whose copies to and from the host, and
+  /// host loops over them, would take the host tens of seconds (lesson 03's 2^31 elements). Call
+  /// it before the first buffer.
+  void keep_on_device() { device_only_ = true; }
+  /// Whether keep_on_device() was called.
+  bool on_device() const { return device_only_; }
+
+  /// Draws buffer `b` now (made by input(), in_out() or a pitched input): gives it the next
+  /// ordinal and its seed, runs b.redraw and keeps the values as its pristine copy.
+  /// @throws CudaError.
+  void draw(detail::BufferBase& b);
 
   /// Runs the course launcher `f(args..., stream)` once (buffers passed as their device
   /// pointers), after poisoning every output and re-uploading every in-out array, and waits for
@@ -290,6 +405,7 @@ class Case {
   template <typename F, typename... A>
   void launch(F f, A... args) {
     student_ = [f, args...](cudaStream_t s) { return f(detail::unwrap(args)..., s); };
+    if (replaying()) return restore_replayed();  // a timed launch's output, checked afterwards
     for (auto& b : buffers_) b->before_launch();
     check(student_(0), "launch " + what_);
     wait(0, what_);
@@ -313,6 +429,16 @@ class Case {
            compare_bits(expected, got, [&](std::size_t i) { return still_poisoned(got[i]); }),
            where, advice, "never written");
   }
+  /// Compares `out` with `expected`, both on the device, bit for bit there (for keep_on_device()
+  /// cases); the message is worded as expect_exact's. Defined in nvcc-compiled code only.
+  template <typename T>
+  void expect_exact_on_device(const Output<T>& out, const T* expected, Where where = flat(),
+                              Advice advice = {});
+  /// As above for an array updated in place and drawn by in_out(name, n, draw): an element that
+  /// still holds its drawn value counts as never updated.
+  template <typename T, typename Draw>
+  void expect_exact_on_device(const InOut<T>& a, const T* expected, Draw draw, Where where = flat(),
+                              Advice advice = {});
   /// Compares an in-place array with `expected` bit for bit (unwritten = still its initial value).
   template <typename T>
   void expect_exact(const InOut<T>& a, const std::vector<T>& expected, Where where = flat(),
@@ -368,29 +494,141 @@ class Case {
   /// The first input and output (or in-out) buffers, for the cudaMemcpy context figure.
   std::pair<const void*, void*> memcpy_pair(std::size_t& bytes) const;
 
+  /// Names of the buffers that cannot be drawn afresh (handed over as vectors): a speed test
+  /// needs none. Empty when every input is drawn.
+  std::vector<std::string> undrawn_inputs() const;
+  /// Prepares the timed launch whose inputs come from `draw_seed`, enqueued on `stream`: every
+  /// drawn buffer drawn anew from mix(draw_seed + its ordinal), as a Case whose draws start from
+  /// `draw_seed` draws them; every output poisoned. @throws CudaError.
+  void prepare_timed(std::uint64_t draw_seed, cudaStream_t stream);
+  /// Bytes of each buffer a launch writes (outputs and in-out arrays; 0 for inputs), in the
+  /// order of the buffers: what snapshot_outputs() copies.
+  std::vector<std::size_t> output_bytes() const;
+  /// Copies what the last launch left in the outputs and in-out arrays to `dst[i]`
+  /// (output_bytes()[i] bytes of device memory, or of host memory with `to_host`; unused for
+  /// inputs), enqueued on `stream`.
+  void snapshot_outputs(const std::vector<void*>& dst, bool to_host, cudaStream_t stream) const;
+  /// Makes this case a replay of a timed launch: its draws start from `draw_seed` (so its inputs
+  /// are that launch's), and launch() puts `outputs` (snapshot_outputs() of that launch) into the
+  /// outputs instead of launching, so the body's own comparisons check the timed launch.
+  void replay(std::uint64_t draw_seed, std::vector<std::vector<std::uint8_t>> outputs);
+  /// Whether launch() replays a timed launch's outputs (see replay()).
+  bool replaying() const { return replaying_; }
+
  private:
   template <typename T>
   detail::Buffer<T>* add(const std::string& name, std::size_t n, detail::BufferBase::Role role) {
     admit(n);
-    auto b = std::make_unique<detail::Buffer<T>>(n, guard_for(n));
+    auto b = std::make_unique<detail::Buffer<T>>(n, guard_for(n), replaying_);
     b->name = name;
     b->role = role;
+    b->timed = timing();
+    b->device_only = device_only_;
     detail::Buffer<T>* raw = b.get();
     buffers_.push_back(std::move(b));
     return raw;
   }
   void admit(std::size_t n) const;             // throws SkipCase for large shapes under --quick
   std::size_t guard_for(std::size_t n) const;  // none when timing or under compute-sanitizer
+  void refuse_handed_values(const std::string& name) const;  // in the speed test
+  void restore_replayed();                                   // replay()'s outputs into buffers
 
   std::string lesson_, step_, name_, what_;
   Mode mode_;
   std::uint64_t seed_;
+  std::uint64_t draw_seed_;  // drawn buffer k gets mix(draw_seed_ + k); seed_ unless replaying
+  bool replaying_ = false;
+  bool device_only_ = false;
+  std::vector<std::vector<std::uint8_t>> replayed_;
   int inputs_ = 0;
   std::vector<std::unique_ptr<detail::BufferBase>> buffers_;
   std::vector<std::string> failures_;
   Launch student_, ceiling_;
   double bytes_ = 0;
 };
+
+#if defined(__CUDACC__)
+namespace detail {
+// Gives a linear buffer its draw: on the device (every launch of the speed test) and on the host
+// (a replay's inputs).
+template <typename T, typename Draw>
+void give_draw(Buffer<T>* b, std::size_t n, Draw draw) {
+  b->redraw = [p = b->memory.data(), n, draw](std::uint64_t seed, cudaStream_t stream) {
+    return fill_on_device(p, n, seed, draw, stream);
+  };
+  b->draw_on_host = [b, n, draw](std::uint64_t seed) {
+    b->initial = draw_values<T>(n, seed, draw);
+  };
+}
+}  // namespace detail
+
+template <typename T, typename Draw>
+Input<T> Case::input(const std::string& name, std::size_t n, Draw draw) {
+  detail::Buffer<T>* b = add<T>(name, n, detail::BufferBase::Role::input);
+  detail::give_draw(b, n, draw);
+  b->count_changed = [b, draw](DeviceCount& d) {
+    return count_changed_on_device(static_cast<const T*>(b->memory.data()), b->memory.size(),
+                                   b->seed, draw, d);
+  };
+  this->draw(*b);
+  return Input<T>(b);
+}
+
+namespace detail {
+// The message of a comparison made on the device, with the first mismatch's two values read back.
+template <typename T>
+Mismatches device_mismatches(const DeviceCount& d, std::size_t n, const T* expected, const T* got,
+                             T& got_first) {
+  Mismatches m;
+  m.total = n;
+  m.wrong = d.wrong;
+  m.unwritten = d.unwritten;
+  if (d.wrong == 0) return m;
+  m.first = d.first;
+  T e{}, g{};
+  check(cudaMemcpy(&e, expected + d.first, sizeof(T), cudaMemcpyDeviceToHost), "read back");
+  check(cudaMemcpy(&g, got + d.first, sizeof(T), cudaMemcpyDeviceToHost), "read back");
+  m.expected = show(e);
+  m.got = show(g);
+  got_first = g;
+  return m;
+}
+}  // namespace detail
+
+template <typename T>
+void Case::expect_exact_on_device(const Output<T>& out, const T* expected, Where where,
+                                  Advice advice) {
+  DeviceCount d;
+  check(compare_on_device(expected, static_cast<const T*>(out.data()), out.size(), d),
+        "compare " + out.name() + " on the device");
+  T first{};
+  Mismatches m = detail::device_mismatches(d, out.size(), expected, out.data(), first);
+  m.first_unwritten = m.wrong > 0 && still_poisoned(first);
+  report(out.name(), m, where, advice, "never written");
+}
+
+template <typename T, typename Draw>
+void Case::expect_exact_on_device(const InOut<T>& a, const T* expected, Draw draw, Where where,
+                                  Advice advice) {
+  DeviceCount d;
+  check(compare_in_place_on_device(expected, static_cast<const T*>(a.data()), a.size(), a.seed(),
+                                   draw, d),
+        "compare " + a.name() + " on the device");
+  T first{};
+  Mismatches m = detail::device_mismatches(d, a.size(), expected, a.data(), first);
+  const T drawn = static_cast<T>(draw(a.seed(), m.first));
+  m.first_unwritten = m.wrong > 0 && std::memcmp(&first, &drawn, sizeof(T)) == 0;
+  report(a.name(), m, where, advice, "never updated");
+}
+
+template <typename T, typename Draw>
+InOut<T> Case::in_out(const std::string& name, std::size_t n, Draw draw) {
+  detail::Buffer<T>* b = add<T>(name, n, detail::BufferBase::Role::in_out);
+  detail::give_draw(b, n, draw);
+  this->draw(*b);
+  return InOut<T>(b);
+}
+#endif
 
 // ---------------------------------------------------------------------------------------------
 // Registration. A lesson's test file registers its tests in a COURSE_TESTS block; the step is
@@ -425,13 +663,17 @@ void correctness(Step step, const std::vector<P>& params, Name name, BodyFn body
 }
 
 /// Registers "<step>/Speed.timed": `body` runs on the timing shape `timing_param()` (called in
-/// the test process, so it may read the device: see timing_side()), then the launch it made is
-/// timed against the ceiling it set, interleaved, L2 flushed before every sample; then `body`
-/// runs again on fresh inputs, so a kernel that replays or caches its result fails. The gate and
-/// the ceiling's name and kind come from the manifest.
+/// the test process, so it may read the device: see timing_side()) and must be right; then the
+/// launch it made is timed against the ceiling it set, interleaved, L2 flushed before every
+/// sample, every launch (the ceiling's too) on inputs drawn anew on the device, none seen by an
+/// earlier launch (so every input of the body must be drawn: Case::input(name, n, draw)); then
+/// the outputs of three timed launches chosen at random are checked by `body` itself, on those
+/// launches' inputs (Case::replay()), so a kernel that replays or caches a result fails. The
+/// gate and the ceiling's name and kind come from the manifest.
 /// @param step         the step, from the generated steps/LESSON.hpp
 /// @param timing_param a callable returning the timing shape P
-/// @param body         a callable `void(Case&, const P&)`, usually the correctness body
+/// @param body         a callable `void(Case&, const P&)`, usually the correctness body; it must
+///                     make the same buffers in the same order on every run
 template <typename Step, typename TimingParam, typename BodyFn>
 void speed(Step step, TimingParam timing_param, BodyFn body) {
   const std::string lesson = lesson_id(step), s = step_name(step);

@@ -92,9 +92,6 @@ std::vector<std::string> pitched_problems(const std::string& name,
 // unowned. 32 rows cover a block's worth of rows written past the end by a missing row check.
 std::size_t pitched_guard_rows(const Case& c, std::size_t rows, std::size_t element);
 
-// Seed of a pitched input named `name` of case `c`.
-std::uint64_t pitched_seed(const Case& c, const std::string& name);
-
 template <typename T>
 struct PitchedBuffer : BufferBase {
   PitchedMemory memory;
@@ -110,6 +107,26 @@ struct PitchedBuffer : BufferBase {
   std::size_t element_bytes() const override { return sizeof(T); }
   void before_launch() override {
     if (role == Role::output) memory.fill(kOutputPoison);
+  }
+  void keep_drawn_values() override {  // the sentinels were written before the draw
+    initial.resize(size());
+    memory.download(initial.data());
+  }
+  void prepare_timed(std::uint64_t seed, cudaStream_t stream) override {
+    if (role == Role::output)
+      check(cudaMemsetAsync(memory.data(), kOutputPoison, memory.pitch() * memory.rows(), stream),
+            "poison " + name + " before a timed launch");
+    else
+      check(redraw(seed, stream), "draw " + name + " afresh before a timed launch");
+  }
+  void snapshot(void* dst, bool to_host, cudaStream_t stream) const override {
+    check(cudaMemcpy2DAsync(dst, memory.width(), memory.data(), memory.pitch(), memory.width(),
+                            memory.rows(),
+                            to_host ? cudaMemcpyDeviceToHost : cudaMemcpyDeviceToDevice, stream),
+          "keep " + name + " of a timed launch");
+  }
+  void restore(std::vector<std::uint8_t> bytes) override {
+    if (bytes.size() == size() * sizeof(T)) memory.upload(bytes.data());
   }
   std::vector<std::string> end_problems() const override {
     const PitchedLayout layout{memory.width(), memory.pitch(), memory.rows(), sizeof(T)};
@@ -161,13 +178,17 @@ class PitchedOutput {
 
 /// A rows x cols read-only input holding `values` (dense row-major, rows * cols of them) in a
 /// cudaMallocPitch allocation; its padding and guard rows hold kInputGuard. Checked unchanged,
-/// padding included, at the end of the case. @throws SkipCase for a large shape under --quick.
+/// padding included, at the end of the case. Correctness cases only, as Case::input(name,
+/// values). @throws SkipCase for a large shape under --quick.
 template <typename T>
 PitchedInput<T> pitched_input(Case& c, const std::string& name, int rows, int cols,
                               std::vector<T> values) {
   if (rows < 1 || cols < 1 || values.size() != static_cast<std::size_t>(rows) * cols)
     throw std::invalid_argument("pitched_input " + name + ": needs rows, cols >= 1 and " +
                                 "rows * cols values");
+  if (c.timing())
+    throw std::logic_error("pitched_input " + name +
+                           ": a speed test's inputs are drawn on the device (no values)");
   const std::size_t guard = detail::pitched_guard_rows(c, rows, sizeof(T));
   auto b = std::make_unique<detail::PitchedBuffer<T>>(rows, cols, guard, 0);
   b->name = name;
@@ -179,13 +200,31 @@ PitchedInput<T> pitched_input(Case& c, const std::string& name, int rows, int co
   return PitchedInput<T>(raw);
 }
 
-/// As above with rows * cols values from random_values<T> (a seed of its own per input name).
-template <typename T>
-PitchedInput<T> pitched_input(Case& c, const std::string& name, int rows, int cols) {
-  return pitched_input<T>(
-      c, name, rows, cols,
-      random_values<T>(static_cast<std::size_t>(rows) * cols, detail::pitched_seed(c, name)));
+#if defined(__CUDACC__)
+/// A rows x cols read-only input drawn on the device by `draw` (by default the course's random
+/// values of T), element (r, c) = draw(seed, r * cols + c), as Case::input() draws; its padding
+/// and guard rows hold kInputGuard. In the speed test it is drawn anew before every timed launch.
+/// @throws SkipCase for a large shape under --quick; CudaError.
+template <typename T, typename Draw = RandomValues<T>>
+PitchedInput<T> pitched_input(Case& c, const std::string& name, int rows, int cols,
+                              Draw draw = {}) {
+  if (rows < 1 || cols < 1)
+    throw std::invalid_argument("pitched_input " + name + ": needs rows, cols >= 1");
+  const std::size_t guard = detail::pitched_guard_rows(c, rows, sizeof(T));
+  auto b = std::make_unique<detail::PitchedBuffer<T>>(rows, cols, guard, 0);
+  b->name = name;
+  b->role = detail::BufferBase::Role::input;
+  detail::PitchedBuffer<T>* raw = c.adopt(std::move(b));
+  raw->memory.fill(kInputGuard);
+  raw->redraw = [p = static_cast<T*>(raw->memory.data()), pitch = raw->memory.pitch(),
+                 r = static_cast<std::size_t>(rows), n = static_cast<std::size_t>(cols),
+                 draw](std::uint64_t seed, cudaStream_t stream) {
+    return fill_pitched_on_device(p, pitch, r, n, seed, draw, stream);
+  };
+  c.draw(*raw);
+  return PitchedInput<T>(raw);
 }
+#endif
 
 /// A rows x cols output in a cudaMallocPitch allocation, poisoned with kOutputPoison (elements,
 /// padding and guard rows) before every launch. `min_pitch` > 0 asks cudaMallocPitch for rows of

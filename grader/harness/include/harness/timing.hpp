@@ -5,15 +5,21 @@
 ///   GB/s = 10^9 B/s.
 /// - The ceiling is a copy kernel of the same geometry (the lesson's "copy rung"), timed in the
 ///   same run, interleaved with the student's kernel: ceiling, student, ceiling, student, ...
-/// - Before each timed launch the L2 is flushed by writing a buffer twice its size, so no kernel
-///   reads its input from a warm cache. Working sets are at least 4x the L2 (chosen by the test).
+/// - Before each launch, outside the timed region, the launch's inputs are drawn anew (no launch
+///   of the process sees the inputs of an earlier one: a kernel that remembers a result gains
+///   nothing) and its outputs poisoned (TimedLaunches::prepare), then the L2 is flushed by
+///   writing a buffer twice its size, so no kernel reads its input from a warm cache. Working
+///   sets are at least 4x the L2 (chosen by the test). The persisting-L2 set-aside is 0 and its
+///   lines are reset before every batch of launches, so no access policy can keep data in L2.
 /// - Each launch is timed with CUDA events. Three untimed warm-up launches of each kernel first.
-/// - Pairs are taken in batches until the per-pair ratio's relative interquartile range is under
-///   1% and does not straddle the gate, or a cap is hit (course::SamplingPolicy).
+/// - Pairs are taken in batches of 10 until the verdict is certain, or the per-pair ratio's
+///   relative interquartile range is under 1% and does not straddle the gate, or a cap is hit
+///   (course::SamplingPolicy).
 #pragma once
 
 #include <cuda_runtime.h>
 
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -64,25 +70,52 @@ struct PairedTiming {
   /// Pairs taken when the ratio's interquartile range first straddled the gate, so that the loop
   /// went on (re-measured) for that reason; 0 when it never did (course::first_straddle()).
   std::size_t first_straddle_pairs = 0;
+  course::SamplingState stopped = course::SamplingState::settled;  ///< why the loop stopped
 };
 
-/// Times `ceiling` and `student` alternately, each launch after an L2 flush and between two CUDA
-/// events: three untimed warm-up pairs, then batches of 10 pairs until
+/// The two kernels of a paired timing and what runs around each launch, outside the timed
+/// region.
+struct TimedLaunches {
+  Launch ceiling;  ///< the step's ceiling (copy or read rung, library call)
+  Launch student;  ///< the student's kernel, moving the same bytes
+  /// Enqueues on the stream what launch number `launch` needs first (launches are counted from
+  /// 0 over the warm-up and timed launches of both kernels, in order): fresh inputs, poisoned
+  /// outputs. May be empty (nothing to prepare).
+  std::function<void(std::uint64_t launch, cudaStream_t stream)> prepare;
+  /// Called after the student's timed launch number `launch` (timed pair `pair`, from 0) is
+  /// enqueued, e.g. to keep its outputs for checking; it may synchronize. May be empty.
+  std::function<void(std::uint64_t launch, std::size_t pair, cudaStream_t stream)> after_student;
+};
+
+/// Times `k.ceiling` and `k.student` alternately, each launch after k.prepare, an L2 flush and
+/// between two CUDA events: three untimed warm-up pairs, then batches of 10 pairs until
 /// course::keep_sampling() says stop. After each batch the course::sampling_state() is folded
 /// into PairedTiming::first_straddle_pairs, so the result says whether the gate made the loop go
 /// on.
-/// @param ceiling the copy-rung kernel
-/// @param student the student's kernel, moving the same bytes
+/// @param k       the kernels and their preparation
 /// @param bytes   bytes the task must read + write, for the GB/s figures
 /// @param gate    the step's gate (fraction of the ceiling), if any: sampling goes on while the
 ///                ratio's interquartile range straddles it
+/// @param impossible_above the step's impossible bound (course::decide_gate())
 /// @param policy  minimum and maximum pairs, target spread, time cap
 /// @param flusher flushes the L2 before every launch
 /// @param stream  stream of all launches
 /// @throws CudaError when a launch fails or a kernel does not finish (see wait()).
+PairedTiming time_pairs(const TimedLaunches& k, double bytes, std::optional<double> gate,
+                        double impossible_above, const course::SamplingPolicy& policy,
+                        L2Flusher& flusher, cudaStream_t stream = 0);
+
+/// As above for two kernels that need nothing prepared (the bench's tables, whose inputs are
+/// not the student's business).
 PairedTiming time_pairs(const Launch& ceiling, const Launch& student, double bytes,
                         std::optional<double> gate, const course::SamplingPolicy& policy,
                         L2Flusher& flusher, cudaStream_t stream = 0);
+
+/// Gives no access persisting status in L2 for the rest of the process: the persisting set-aside
+/// limit becomes 0 (cudaLimitPersistingL2CacheSize) and lines already persisting are reset to
+/// normal (cudaCtxResetPersistingL2Cache, which takes effect when it returns). Nothing to do on
+/// GPUs without the feature (compute capability below 8.0). @throws CudaError.
+void reset_persisting_l2();
 
 /// Median time in ms of one kernel over `samples` flushed launches (for figures without a pair,
 /// such as cudaMemcpy for context).

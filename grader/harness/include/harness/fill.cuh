@@ -1,0 +1,194 @@
+/// @file fill.cuh
+/// @brief Drawing inputs on the device (element i of a buffer becomes draw(seed, i),
+/// harness/draw.hpp, for linear and pitched buffers), and comparing large outputs there.
+/// Compiled into each lesson's hidden tests (nvcc), because the draws are the lesson's own types.
+///
+/// Why on the device: the speed test gives every timed launch inputs that no earlier launch of
+/// the process has seen (COURSE.md §5), so a kernel that remembers an earlier result cannot
+/// gain from it. Drawing 2^26 floats on the device is one write pass (about as long as the L2
+/// flush that precedes every sample), where the host would need tens of milliseconds and an
+/// upload per sample. A case of several GiB (lesson 03's 2^31 elements) is drawn and checked here
+/// from start to end, so that no 8 GiB array crosses to the host (Case::keep_on_device()).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+
+#include "harness/buffer.hpp"
+
+namespace harness {
+
+namespace detail {
+
+template <typename T, typename Draw>
+__global__ void fill_linear(T* out, std::size_t n, std::uint64_t seed, Draw draw) {
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += stride)
+    out[i] = draw(seed, i);
+}
+
+// Element (r, c) of a rows x cols matrix whose rows are `pitch` bytes apart is draw(seed, r *
+// cols + c): the same values as a dense row-major array drawn from the seed.
+template <typename T, typename Draw>
+__global__ void fill_pitched(char* base, std::size_t pitch, std::size_t rows, std::size_t cols,
+                             std::uint64_t seed, Draw draw) {
+  const std::size_t n = rows * cols;
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += stride) {
+    const std::size_t r = i / cols, c = i % cols;
+    reinterpret_cast<T*>(base + r * pitch)[c] = draw(seed, i);
+  }
+}
+
+// Enough blocks of 256 threads to cover `n` elements, at most 2^16 (a grid-stride loop does the
+// rest): thousands of blocks keep every SM busy on any GPU of the course.
+inline unsigned fill_blocks(std::size_t n) {
+  return static_cast<unsigned>(std::clamp<std::size_t>((n + 255) / 256, 1, std::size_t(1) << 16));
+}
+
+}  // namespace detail
+
+/// Enqueues the drawing of `n` elements at `out` on `stream`: out[i] = draw(seed, i).
+/// @return the launch error (cudaSuccess when n == 0: nothing is launched)
+template <typename T, typename Draw>
+cudaError_t fill_on_device(T* out, std::size_t n, std::uint64_t seed, Draw draw,
+                           cudaStream_t stream) {
+  if (n == 0) return cudaSuccess;
+  detail::fill_linear<<<detail::fill_blocks(n), 256, 0, stream>>>(out, n, seed, draw);
+  return cudaGetLastError();
+}
+
+/// Enqueues the drawing of a rows x cols matrix whose rows are `pitch` bytes apart, element
+/// (r, c) = draw(seed, r * cols + c); the padding after each row is not touched.
+/// @return the launch error (cudaSuccess when the matrix is empty)
+template <typename T, typename Draw>
+cudaError_t fill_pitched_on_device(T* base, std::size_t pitch, std::size_t rows, std::size_t cols,
+                                   std::uint64_t seed, Draw draw, cudaStream_t stream) {
+  if (rows * cols == 0) return cudaSuccess;
+  detail::fill_pitched<T><<<detail::fill_blocks(rows * cols), 256, 0, stream>>>(
+      reinterpret_cast<char*>(base), pitch, rows, cols, seed, draw);
+  return cudaGetLastError();
+}
+
+}  // namespace harness
+
+namespace harness {
+
+namespace detail {
+
+template <typename T>
+__device__ bool same_bits(const T& a, const T& b) {
+  const unsigned char* pa = reinterpret_cast<const unsigned char*>(&a);
+  const unsigned char* pb = reinterpret_cast<const unsigned char*>(&b);
+  for (unsigned k = 0; k < sizeof(T); ++k)
+    if (pa[k] != pb[k]) return false;
+  return true;
+}
+
+template <typename T>
+__device__ bool all_bytes(const T& a, unsigned char byte) {
+  const unsigned char* p = reinterpret_cast<const unsigned char*>(&a);
+  for (unsigned k = 0; k < sizeof(T); ++k)
+    if (p[k] != byte) return false;
+  return true;
+}
+
+// Counts elements of `got` whose bits differ from `expected[i]` (or, with expected null, from
+// draw(seed, i)); an element is unwritten when it still holds the poison byte (`before` null)
+// or before(seed, i).
+template <typename T, typename Expected, typename Before>
+__global__ void count_differences(const T* got, std::size_t n, Expected expected, Before before,
+                                  DeviceCount* count) {
+  unsigned long long wrong = 0, unwritten = 0, first = ~0ull;
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += stride) {
+    const T g = got[i];
+    if (same_bits(g, expected(i))) continue;
+    ++wrong;
+    unwritten += before(i, g);
+    if (i < first) first = i;
+  }
+  if (wrong == 0) return;
+  atomicAdd(&count->wrong, wrong);
+  atomicAdd(&count->unwritten, unwritten);
+  atomicMin(&count->first, first);
+}
+
+template <typename T>
+struct FromArray {
+  const T* a;
+  __device__ T operator()(std::size_t i) const { return a[i]; }
+};
+template <typename T, typename Draw>
+struct FromDraw {
+  std::uint64_t seed;
+  Draw draw;
+  __device__ T operator()(std::size_t i) const { return draw(seed, i); }
+};
+struct StillPoisoned {
+  template <typename T>
+  __device__ bool operator()(std::size_t, const T& g) const {
+    return all_bytes(g, kOutputPoison);
+  }
+};
+template <typename T, typename Draw>
+struct StillDrawn {
+  std::uint64_t seed;
+  Draw draw;
+  __device__ bool operator()(std::size_t i, const T& g) const {
+    return same_bits(g, static_cast<T>(draw(seed, i)));
+  }
+};
+
+template <typename T, typename Expected, typename Before>
+cudaError_t count_on_device(const T* got, std::size_t n, Expected expected, Before before,
+                            DeviceCount& out) {
+  DeviceCount* d = nullptr;
+  if (cudaError_t e = cudaMalloc(&d, sizeof(DeviceCount)); e != cudaSuccess) return e;
+  DeviceCount zero;
+  cudaError_t e = cudaMemcpy(d, &zero, sizeof zero, cudaMemcpyHostToDevice);
+  if (e == cudaSuccess && n > 0) {
+    count_differences<<<fill_blocks(n), 256>>>(got, n, expected, before, d);
+    e = cudaGetLastError();
+  }
+  if (e == cudaSuccess) e = cudaMemcpy(&out, d, sizeof out, cudaMemcpyDeviceToHost);
+  cudaFree(d);
+  return e;
+}
+
+}  // namespace detail
+
+/// Compares `got` with `expected` (both n elements on the device) bit for bit on the device; an
+/// element still holding kOutputPoison counts as unwritten. For outputs too large to copy to the
+/// host in reasonable time (lesson 03's 8 GiB arrays). @return the launch or copy error.
+template <typename T>
+cudaError_t compare_on_device(const T* expected, const T* got, std::size_t n, DeviceCount& out) {
+  return detail::count_on_device(got, n, detail::FromArray<T>{expected}, detail::StillPoisoned{},
+                                 out);
+}
+
+/// As above for an array updated in place whose values before the launch were draw(seed, i): an
+/// element that still holds them counts as unwritten.
+template <typename T, typename Draw>
+cudaError_t compare_in_place_on_device(const T* expected, const T* got, std::size_t n,
+                                       std::uint64_t seed, Draw draw, DeviceCount& out) {
+  return detail::count_on_device(got, n, detail::FromArray<T>{expected},
+                                 detail::StillDrawn<T, Draw>{seed, draw}, out);
+}
+
+/// Counts the elements of `now` (n on the device) that are no longer draw(seed, i): the check
+/// that a kernel left its input unchanged, made on the device.
+template <typename T, typename Draw>
+cudaError_t count_changed_on_device(const T* now, std::size_t n, std::uint64_t seed, Draw draw,
+                                    DeviceCount& out) {
+  return detail::count_on_device(now, n, detail::FromDraw<T, Draw>{seed, draw},
+                                 detail::StillDrawn<T, Draw>{seed, draw}, out);
+}
+
+}  // namespace harness

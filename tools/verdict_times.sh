@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Edit-to-verdict times, as a student meets them (COURSE.md §6: a lesson's full grade, memcheck
+# included, within 5 s on our H200; one step and --quick within 2 s). For each lesson: touch the
+# kernel files in exercises/ (the one-file edit), then time
+#   grader LESSON          the full grade: rebuild, hidden tests, timing, memcheck
+#   grader LESSON.STEP     one step (the lesson's first), after another touch
+#   grader LESSON --quick  after another touch: no memcheck, no cases of several GiB
+# and print a Markdown table (seconds, exit code in brackets). Run it in a checkout whose
+# exercises/ hold solved kernels (e.g. `cp -r solutions/. exercises/` in a scratch copy) to time
+# passing verdicts; with the stubs it times failing ones.
+#   tools/verdict_times.sh BUILD_DIR [LESSON...]     (default: every ready lesson)
+set -uo pipefail
+build=${1:?usage: tools/verdict_times.sh BUILD_DIR [LESSON...]}
+shift
+grader=$build/grader
+[ -x "$grader" ] || { echo "no grader at $grader: build it first" >&2; exit 2; }
+if [ $# -gt 0 ]; then
+  lessons=("$@")
+else
+  mapfile -t lessons < <(python3 -c "import json
+for l in json.load(open('lessons/course.json'))['lessons']:
+    if l['status'] == 'ready': print(l['id'])")
+fi
+first_step() {
+  python3 -c "import json,sys
+for l in json.load(open('lessons/course.json'))['lessons']:
+    if l['id'] == sys.argv[1]: print(l['steps'][0]['name'])" "$1"
+}
+timed() {  # timed LOG CMD...: prints "seconds [rc]"
+  local log=$1; shift
+  local t0 t1 rc
+  t0=$(date +%s.%N)
+  "$@" >"$log" 2>&1
+  rc=$?
+  t1=$(date +%s.%N)
+  awk -v a="$t0" -v b="$t1" -v rc="$rc" 'BEGIN { printf "%.1f [%d]", b - a, rc }'
+}
+logs=${OUT:-/tmp}/verdict-logs
+mkdir -p "$logs"
+# Every lesson built once first: the table times an edit, not the first build.
+for l in "${lessons[@]}"; do "$grader" "$l" --quick >/dev/null 2>&1; done
+echo "| lesson | full grade | one step | --quick |"
+echo "| --- | --- | --- | --- |"
+for l in "${lessons[@]}"; do
+  step=$(first_step "$l")
+  touch exercises/"$l"/*.cu
+  full=$(timed "$logs/$l.full.log" "$grader" "$l")
+  touch exercises/"$l"/*.cu
+  one=$(timed "$logs/$l.step.log" "$grader" "$l.$step")
+  touch exercises/"$l"/*.cu
+  quick=$(timed "$logs/$l.quick.log" "$grader" "$l" --quick)
+  echo "| $l | $full | $one ($step) | $quick |"
+done
