@@ -39,7 +39,8 @@ cudaError_t add_on_device(const float* a, const float* b, float* c, int n, float
 cudaError_t vector_add(const float* a, const float* b, float* c, int n) {
   if (n < 0) return cudaErrorInvalidValue;
   // Nothing to do, and nothing to ask of CUDA: what cudaMalloc does with 0 bytes is not
-  // documented, and a grid of 0 blocks is an invalid configuration.
+  // documented, and a launch of 0 blocks is refused (cudaErrorInvalidValue on our H200 with
+  // CUDA 13.0, docs/measured/H200.md, lesson 02).
   if (n == 0) return cudaSuccess;
   const size_t bytes = static_cast<size_t>(n) * sizeof(float);
 

@@ -65,8 +65,9 @@ __global__ void tile_product_swizzled(const float* __restrict__ a, const float* 
 // words, so lane x's element (x, k) starts at bank (2x + 2k) % 32: the 16 lanes of each half-warp
 // hit 16 different bank pairs, the minimum of 2 wavefronts for 256 bytes. In the 8-byte model,
 // padding by 2 doubles gives bank (4x + 2k) % 32 (lanes 8 apart collide: 4 wavefronts) and by 4
-// bank (8x + 2k) % 32 (8); on our H200 the compiler turned those tiles' loads into 16-byte ones,
-// and Nsight Compute found [34] conflict-free and [36] conflicted (67% of the rung).
+// bank (8x + 2k) % 32 (8). That model is not what ran: nvcc 13.0 reads those tiles with 16-byte
+// loads (docs/measured/compiler.md), and on our H200 Nsight Compute found [34] conflict-free and
+// [36] at about 2 extra wavefronts per load, 67% of the rung (docs/measured/H200.md, lesson 08).
 __global__ void tile_product_padded_64(const double* __restrict__ a, const double* __restrict__ b,
                                        double* __restrict__ c, int rows, int cols) {
   __shared__ double as[TILE_DIM][TILE_DIM];
