@@ -253,6 +253,21 @@ std::string figures(const VariantOutcome& outcome, int repeat) {
   return text;
 }
 
+// The exit code when checks were skipped here (no GPU, no dev targets): drift still wins; else
+// kExitNoGpu, never 0, so that CI and ctest (SKIP_RETURN_CODE, cmake/CourseLesson.cmake) can tell
+// a run that skipped the grading from one that passed it.
+int skipped_exit_code(int drift) {
+  if (drift) {
+    fmt::print("{} problem(s) found\n", drift);
+    return course::kExitFailed;
+  }
+  fmt::print(
+      "dev check: the checks that ran are as expected; the GPU checks were skipped (exit code "
+      "{})\n",
+      static_cast<int>(course::kExitNoGpu));
+  return course::kExitNoGpu;
+}
+
 }  // namespace
 
 int dev_check(const course::Manifest& m, const DevCheckOptions& o, GradeOptions g) {
@@ -264,7 +279,7 @@ int dev_check(const course::Manifest& m, const DevCheckOptions& o, GradeOptions 
         "skip   GPU checks: this build has no dev targets. Run them from the test "
         "configuration: cmake --preset test && cmake --build build-test && "
         "./build-test/grader dev check\n");
-    return drift ? 1 : (o.only.empty() ? 0 : 3);
+    return skipped_exit_code(drift);
   }
   std::string only_lesson;
   std::set<std::string> owners;
@@ -282,7 +297,7 @@ int dev_check(const course::Manifest& m, const DevCheckOptions& o, GradeOptions 
       const VariantOutcome outcome = grade_variant(lesson, v, o, g);
       if (!outcome.no_gpu.empty()) {
         fmt::print("skip   GPU checks: {}\n", outcome.no_gpu);
-        return drift ? 1 : (o.only.empty() ? 0 : 3);
+        return skipped_exit_code(drift);
       }
       any_skipped |= outcome.skipped;
       if (outcome.skipped) continue;
@@ -297,11 +312,13 @@ int dev_check(const course::Manifest& m, const DevCheckOptions& o, GradeOptions 
       }
     }
   }
-  fmt::print("{}\n", drift         ? fmt::format("{} problem(s) found", drift)
-                     : any_skipped ? "dev check: all that ran as expected; some checks skipped"
-                                   : "dev check: all as expected");
-  if (drift) return 1;
-  return any_skipped && !o.only.empty() ? 3 : 0;  // a check asked for by name and not run: skipped
+  fmt::print("{}\n", drift ? fmt::format("{} problem(s) found", drift)
+                     : any_skipped
+                         ? "dev check: all that ran as expected; some checks skipped (exit code 3)"
+                         : "dev check: all as expected");
+  // A skip is exit code 3, never 0: CI must not read checks that did not run as passed.
+  if (drift) return course::kExitFailed;
+  return any_skipped ? course::kExitNoGpu : course::kExitOk;
 }
 
 }  // namespace driver
