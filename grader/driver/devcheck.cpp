@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <map>
+#include <regex>
 #include <set>
 
 #include <fmt/format.h>
@@ -9,6 +10,7 @@
 #include "course/config.hpp"
 #include "course/report.hpp"
 #include "course/stats.hpp"
+#include "course/text_file.hpp"
 #include "course_checks.hpp"
 #include "readme_map.hpp"
 
@@ -75,6 +77,20 @@ std::string expectation_problem(const course::Lesson& lesson, const std::string&
   return fmt::format("unknown variant {}", variant);
 }
 
+// The "about N minutes" of a lesson's text (its first lines) against the manifest's "minutes",
+// which the course maps show: "" when they agree or the text states no time.
+std::string time_problem(const course::Lesson& l, const fs::path& src) {
+  const std::string text = course::read_text(src / "lessons" / l.id / "README.md").value_or("");
+  static const std::regex about("about ([0-9]+) minutes");
+  std::smatch m;
+  const std::string head = text.substr(0, 600);
+  if (!std::regex_search(head, m, about)) return "";
+  if (std::stoi(m[1].str()) == l.minutes) return "";
+  return fmt::format(
+      "{}: lessons/{}/README.md says about {} minutes, the manifest's \"minutes\" says {}", l.id,
+      l.id, m[1].str(), l.minutes ? std::to_string(l.minutes) : "nothing");
+}
+
 }  // namespace
 
 std::vector<std::string> layout_problems(const course::Manifest& m, const std::string& source_dir) {
@@ -87,6 +103,8 @@ std::vector<std::string> layout_problems(const course::Manifest& m, const std::s
     if (!fs::exists(src / "lessons" / l.id / "README.md"))
       out.push_back(
           fmt::format("{}: lessons/{}/README.md (the lesson text) is missing", l.id, l.id));
+    else if (const std::string why = time_problem(l, src); !why.empty())
+      out.push_back(why);
     const auto stub = files_in(src / "exercises" / l.id, ".cu");
     const auto solution = files_in(src / "solutions" / l.id, ".cu");
     if (stub.empty()) out.push_back(fmt::format("{}: exercises/{}/ has no .cu stub", l.id, l.id));

@@ -39,11 +39,27 @@ struct GradeOptions {
   std::string sanitizer;
 };
 
+/// The report's message when there is no usable GPU: the plain sentence first (nothing was
+/// graded, what grading needs, the Colab notebook docs/colab.ipynb as the next step, and what works
+/// here without a GPU: the map, hint, quiz, every lesson's tool (course::ext::tools()) and the
+/// build), then what CUDA said, `cuda_error` ("" = unknown). `min_cc` is the lesson's minimum
+/// compute capability ("" = 7.5).
+std::string no_gpu_message(const std::string& cuda_error, const std::string& min_cc);
+
 /// Name of the executable target that grades `lesson` (with an optional variant).
 std::string target_name(const std::string& lesson, const std::string& variant);
 
-/// Builds the target; on failure returns false and fills `log` with the compiler's errors.
-bool build_target(const GradeOptions& options, const std::string& target, std::string& log);
+/// Builds the target; on failure returns false and fills `log` with the compiler's errors. On
+/// success, `warnings` (when given) receives the compiler's warnings about the student's files
+/// (student_warnings()): from this build when it compiled them, else those of the build that last
+/// did (kept in grader-runs/<target>.warnings), since an unchanged file is not compiled again.
+bool build_target(const GradeOptions& options, const std::string& target, std::string& log,
+                  std::string* warnings = nullptr);
+
+/// The compiler's warnings about the student's own files (paths with exercises/ or solutions/)
+/// in a build's output, each with the lines under it that show where (nvcc's and gcc's source
+/// line and caret); `source_dir` + "/" is cut from the paths. "" when there are none.
+std::string student_warnings(const std::string& build_output, const std::string& source_dir);
 
 /// Grades `selection` (a lesson, or one step of it): its hidden tests, timed, then (unless
 /// GradeOptions::memcheck is false) compute-sanitizer memcheck once over the small shapes of every
