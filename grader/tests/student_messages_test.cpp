@@ -183,7 +183,7 @@ TEST(CourseMapJson, ProgressAsAScriptReadsIt) {
   const course::Manifest m = test_fixture::manifest();
   const fs::path dir = test_fixture::fresh_test_dir("map-json");
   driver::Progress progress((dir / "progress.json").string());
-  const course::Lesson& first = test_fixture::ready_lessons().front();
+  const course::Lesson first = test_fixture::ready_lessons().front();  // a copy: a temporary
   course::LessonReport graded = passed_lesson(first.id);
   graded.steps.front().name = first.steps.front().name;
   ASSERT_TRUE(progress.update(graded, "t"));
