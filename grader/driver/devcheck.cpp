@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <map>
+#include <regex>
 #include <set>
 
 #include <fmt/format.h>
@@ -9,6 +10,7 @@
 #include "course/config.hpp"
 #include "course/report.hpp"
 #include "course/stats.hpp"
+#include "course/text_file.hpp"
 #include "course_checks.hpp"
 #include "readme_map.hpp"
 
@@ -75,6 +77,20 @@ std::string expectation_problem(const course::Lesson& lesson, const std::string&
   return fmt::format("unknown variant {}", variant);
 }
 
+// The "about N minutes" of a lesson's text (its first lines) against the manifest's "minutes",
+// which the course maps show: "" when they agree or the text states no time.
+std::string time_problem(const course::Lesson& l, const fs::path& src) {
+  const std::string text = course::read_text(src / "lessons" / l.id / "README.md").value_or("");
+  static const std::regex about("about ([0-9]+) minutes");
+  std::smatch m;
+  const std::string head = text.substr(0, 600);
+  if (!std::regex_search(head, m, about)) return "";
+  if (std::stoi(m[1].str()) == l.minutes) return "";
+  return fmt::format(
+      "{}: lessons/{}/README.md says about {} minutes, the manifest's \"minutes\" says {}", l.id,
+      l.id, m[1].str(), l.minutes ? std::to_string(l.minutes) : "nothing");
+}
+
 }  // namespace
 
 std::vector<std::string> layout_problems(const course::Manifest& m, const std::string& source_dir) {
@@ -87,6 +103,8 @@ std::vector<std::string> layout_problems(const course::Manifest& m, const std::s
     if (!fs::exists(src / "lessons" / l.id / "README.md"))
       out.push_back(
           fmt::format("{}: lessons/{}/README.md (the lesson text) is missing", l.id, l.id));
+    else if (const std::string why = time_problem(l, src); !why.empty())
+      out.push_back(why);
     const auto stub = files_in(src / "exercises" / l.id, ".cu");
     const auto solution = files_in(src / "solutions" / l.id, ".cu");
     if (stub.empty()) out.push_back(fmt::format("{}: exercises/{}/ has no .cu stub", l.id, l.id));
@@ -253,6 +271,21 @@ std::string figures(const VariantOutcome& outcome, int repeat) {
   return text;
 }
 
+// The exit code when checks were skipped here (no GPU, no dev targets): drift still wins; else
+// kExitNoGpu, never 0, so that CI and ctest (SKIP_RETURN_CODE, cmake/CourseLesson.cmake) can tell
+// a run that skipped the grading from one that passed it.
+int skipped_exit_code(int drift) {
+  if (drift) {
+    fmt::print("{} problem(s) found\n", drift);
+    return course::kExitFailed;
+  }
+  fmt::print(
+      "dev check: the checks that ran are as expected; the GPU checks were skipped (exit code "
+      "{})\n",
+      static_cast<int>(course::kExitNoGpu));
+  return course::kExitNoGpu;
+}
+
 }  // namespace
 
 int dev_check(const course::Manifest& m, const DevCheckOptions& o, GradeOptions g) {
@@ -264,7 +297,7 @@ int dev_check(const course::Manifest& m, const DevCheckOptions& o, GradeOptions 
         "skip   GPU checks: this build has no dev targets. Run them from the test "
         "configuration: cmake --preset test && cmake --build build-test && "
         "./build-test/grader dev check\n");
-    return drift ? 1 : (o.only.empty() ? 0 : 3);
+    return skipped_exit_code(drift);
   }
   std::string only_lesson;
   std::set<std::string> owners;
@@ -282,7 +315,7 @@ int dev_check(const course::Manifest& m, const DevCheckOptions& o, GradeOptions 
       const VariantOutcome outcome = grade_variant(lesson, v, o, g);
       if (!outcome.no_gpu.empty()) {
         fmt::print("skip   GPU checks: {}\n", outcome.no_gpu);
-        return drift ? 1 : (o.only.empty() ? 0 : 3);
+        return skipped_exit_code(drift);
       }
       any_skipped |= outcome.skipped;
       if (outcome.skipped) continue;
@@ -297,11 +330,13 @@ int dev_check(const course::Manifest& m, const DevCheckOptions& o, GradeOptions 
       }
     }
   }
-  fmt::print("{}\n", drift         ? fmt::format("{} problem(s) found", drift)
-                     : any_skipped ? "dev check: all that ran as expected; some checks skipped"
-                                   : "dev check: all as expected");
-  if (drift) return 1;
-  return any_skipped && !o.only.empty() ? 3 : 0;  // a check asked for by name and not run: skipped
+  fmt::print("{}\n", drift ? fmt::format("{} problem(s) found", drift)
+                     : any_skipped
+                         ? "dev check: all that ran as expected; some checks skipped (exit code 3)"
+                         : "dev check: all as expected");
+  // A skip is exit code 3, never 0: CI must not read checks that did not run as passed.
+  if (drift) return course::kExitFailed;
+  return any_skipped ? course::kExitNoGpu : course::kExitOk;
 }
 
 }  // namespace driver

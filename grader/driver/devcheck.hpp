@@ -21,8 +21,11 @@ struct DevCheckOptions {
 /// tests, wrong kernels (each listed one present, no unlisted ones), and stray lesson folders.
 std::vector<std::string> layout_problems(const course::Manifest& m, const std::string& source_dir);
 
-/// Runs the checks and prints what it found. Returns the exit code: 0 all as expected (GPU checks
-/// skipped without a GPU unless --only asked for one), 1 drift, 3 GPU checks asked for and no GPU.
+/// Runs the checks and prints what it found. Returns the exit code (course::ExitCode): kExitOk
+/// when every check ran and all is as expected; kExitFailed on drift (whatever was skipped);
+/// kExitUsage for an unknown --lesson or --only; kExitNoGpu (3) when what ran is as expected but
+/// checks were skipped here: the GPU checks (no GPU, or a build without dev targets) or entries
+/// that need compute-sanitizer. Never 0 after a skip, so CI can tell skipped from passed.
 int dev_check(const course::Manifest& m, const DevCheckOptions& options,
               GradeOptions grade_options);
 

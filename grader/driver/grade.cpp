@@ -20,6 +20,7 @@
 #include <fmt/format.h>
 
 #include "course/config.hpp"
+#include "course/extensions.hpp"
 #include "course/protocol.hpp"
 #include "course/text_file.hpp"
 #include "process.hpp"
@@ -80,6 +81,18 @@ fs::path runs_dir(const GradeOptions& o) {
 }
 
 }  // namespace
+
+std::string no_gpu_message(const std::string& cuda_error, const std::string& min_cc) {
+  std::string works = "`grader` (the course map), `grader hint`, `grader quiz`";
+  for (const course::ext::ToolInfo& tool : course::ext::tools())
+    works += fmt::format(", `grader {}`", tool.name);
+  return fmt::format(
+      "no usable CUDA GPU here, so nothing was graded: grading needs an NVIDIA GPU of compute "
+      "capability {} or newer. Without one, run the course on Colab's free T4 GPU: open "
+      "docs/colab.ipynb in Colab. On this machine {} and the build still work. (CUDA said: {})",
+      min_cc.empty() ? "7.5" : min_cc, works,
+      cuda_error.empty() ? "nothing; the test process found no GPU" : cuda_error);
+}
 
 std::string target_name(const std::string& lesson, const std::string& variant) {
   return variant.empty() ? "grade_" + lesson : "grade_" + lesson + "__" + variant;
@@ -144,7 +157,48 @@ std::string compiler_errors(const std::string& out, std::size_t max_lines) {
   return s;
 }
 
-bool build_target(const GradeOptions& o, const std::string& target, std::string& log) {
+namespace {
+
+bool in_student_files(const std::string& line) {
+  return line.find("exercises/") != std::string::npos ||
+         line.find("solutions/") != std::string::npos;
+}
+
+// True when the build compiled one of the student's files (its warnings are then in the output).
+bool compiled_student_file(const std::string& build_output) {
+  std::istringstream in(build_output);
+  for (std::string l; std::getline(in, l);)
+    if (l.find("Building") != std::string::npos && in_student_files(l)) return true;
+  return false;
+}
+
+}  // namespace
+
+std::string student_warnings(const std::string& build_output, const std::string& source_dir) {
+  const std::string prefix = source_dir.empty() ? "" : source_dir + "/";
+  std::string out;
+  std::istringstream in(build_output);
+  int context = 0;  // lines still to keep under a warning
+  for (std::string l; std::getline(in, l);) {
+    if (l.find("warning") != std::string::npos && in_student_files(l) &&
+        l.find("Building") == std::string::npos) {
+      if (!prefix.empty())
+        for (auto at = l.find(prefix); at != std::string::npos; at = l.find(prefix))
+          l.erase(at, prefix.size());
+      out += l + "\n";
+      context = 3;
+    } else if (context > 0 && !l.empty() && l[0] == ' ') {
+      out += l + "\n";
+      --context;
+    } else {
+      context = 0;
+    }
+  }
+  return out;
+}
+
+bool build_target(const GradeOptions& o, const std::string& target, std::string& log,
+                  std::string* warnings) {
   const unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
   // Two builds in one build tree at once (two lessons graded side by side) can corrupt it.
   std::error_code ignored;
@@ -152,7 +206,17 @@ bool build_target(const GradeOptions& o, const std::string& target, std::string&
   const RunLock lock(runs_dir(o) / "build.lock", "building in " + o.binary_dir, o.progress);
   const Captured c = run_capture({course::config::kCMake, "--build", o.binary_dir, "--target",
                                   target, "--parallel", std::to_string(jobs)});
-  if (c.exit_code == 0) return true;
+  if (c.exit_code == 0) {
+    if (!warnings) return true;
+    const fs::path saved = runs_dir(o) / (target + ".warnings");
+    if (compiled_student_file(c.output)) {
+      *warnings = student_warnings(c.output, course::config::kSourceDir);
+      course::write_text_atomically(saved.string(), *warnings);
+    } else {
+      *warnings = course::read_text(saved.string()).value_or("");
+    }
+    return true;
+  }
   const fs::path full = fs::path(o.binary_dir) / "grader-runs" / (target + ".build.log");
   fs::create_directories(full.parent_path());
   std::ofstream(full) << c.output;
@@ -229,7 +293,7 @@ bool prepare(const course::Lesson& lesson, const GradeOptions& o, course::Lesson
   if (o.build) {
     if (o.progress) fmt::print(stderr, "building {} ...\n", target);
     std::string log;
-    if (!build_target(o, target, log)) {
+    if (!build_target(o, target, log, &report.build_warnings)) {
       report.status = "build_failed";
       report.message = build_failure_message(target, log);
       report.build_log = log;
@@ -254,13 +318,11 @@ void no_gpu_report(const course::Lesson& lesson, const course::protocol::ChildLo
       log.no_gpu_reason.find("InsufficientDriver") != std::string::npos
           ? " (no NVIDIA driver is loaded, or it is older than the CUDA toolkit used to build)"
           : "";
-  report.message = fmt::format(
-      "no usable CUDA GPU: {}. Grading needs an NVIDIA GPU of compute capability {} or newer; "
-      "`grader`, `grader hint`, `grader quiz` and `grader sim` work without one",
-      (log.no_gpu_reason.empty() ? "the test process could not create a CUDA context"
-                                 : log.no_gpu_reason) +
-          driver_note,
-      lesson.min_cc.empty() ? "7.5" : lesson.min_cc);
+  report.message =
+      no_gpu_message((log.no_gpu_reason.empty() ? "the test process could not create a CUDA context"
+                                                : log.no_gpu_reason) +
+                         driver_note,
+                     lesson.min_cc);
 }
 
 std::uintmax_t size_of(const std::string& path) {
@@ -519,20 +581,56 @@ void decide(const course::Lesson& lesson, const std::vector<const course::Step*>
 std::string find_sanitizer() {
   if (const char* chosen = std::getenv("GRADER_COMPUTE_SANITIZER"); chosen && *chosen)
     return chosen;
-  const fs::path next_to_nvcc =
-      fs::path(course::config::kCudaCompiler).parent_path() / "compute-sanitizer";
-  for (const fs::path& p : {next_to_nvcc, fs::path("/usr/local/cuda/bin/compute-sanitizer")})
-    if (!p.empty() && fs::exists(p)) return p.string();
+  std::vector<fs::path> candidates;
+  if (const fs::path bin = fs::path(course::config::kCudaCompiler).parent_path(); !bin.empty())
+    // A full toolkit has bin/compute-sanitizer and the program itself in compute-sanitizer/.
+    candidates = {bin / "compute-sanitizer",
+                  bin.parent_path() / "compute-sanitizer" / "compute-sanitizer"};
+  candidates.push_back("/usr/local/cuda/bin/compute-sanitizer");
+  std::error_code ec;
+  for (const fs::path& p : candidates)
+    if (fs::is_regular_file(p, ec)) return p.string();
   const Captured which = run_capture({"sh", "-c", "command -v compute-sanitizer"});
   std::string path = which.output.substr(0, which.output.find('\n'));
   return which.exit_code == 0 ? path : "";
 }
 
+std::vector<std::string> other_sanitizers() {
+  std::vector<std::string> found;
+  std::error_code ec;
+  for (const fs::path root : {"/usr/local", "/opt", "/opt/nvidia"})
+    for (const fs::directory_entry& d : fs::directory_iterator(root, ec)) {
+      const std::string name = d.path().filename().string();
+      if (name.rfind("cuda", 0) != 0 && name.rfind("hpc_sdk", 0) != 0) continue;
+      const fs::path p = d.path() / "bin" / "compute-sanitizer";
+      if (fs::is_regular_file(p, ec) && ::access(p.c_str(), X_OK) == 0) found.push_back(p.string());
+    }
+  std::sort(found.begin(), found.end());
+  return found;
+}
+
+std::string missing_sanitizer_reason(const std::string& toolkit_bin,
+                                     const std::vector<std::string>& elsewhere) {
+  if (!elsewhere.empty())
+    return fmt::format(
+        "compute-sanitizer is installed at {}, but not with this build's CUDA toolkit ({}) nor on "
+        "PATH: put its folder on PATH (export PATH={}:$PATH) or set "
+        "GRADER_COMPUTE_SANITIZER={}",
+        elsewhere.front(), toolkit_bin, fs::path(elsewhere.front()).parent_path().string(),
+        elsewhere.front());
+  return fmt::format(
+      "compute-sanitizer is not installed: the CUDA toolkit in {} has none next to nvcc, and "
+      "there is none on PATH. It is part of the full CUDA toolkit (NVIDIA's installer, or the "
+      "cuda-sanitizer-<version> package of NVIDIA's repository, e.g. cuda-sanitizer-13-0)",
+      toolkit_bin.empty() ? "(none found)" : toolkit_bin);
+}
+
 std::string usable_sanitizer(const GradeOptions& o, std::string& why) {
   const std::string path = o.sanitizer.empty() ? find_sanitizer() : o.sanitizer;
   if (!path.empty() && ::access(path.c_str(), X_OK) == 0) return path;
-  why = path.empty() ? "compute-sanitizer was not found (it ships with the CUDA toolkit, next to "
-                       "nvcc: put the toolkit's bin/ on PATH)"
+  why = path.empty() ? missing_sanitizer_reason(
+                           fs::path(course::config::kCudaCompiler).parent_path().string(),
+                           other_sanitizers())
                      : fmt::format("compute-sanitizer {} is not an executable file", path);
   return "";
 }

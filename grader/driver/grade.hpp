@@ -39,11 +39,27 @@ struct GradeOptions {
   std::string sanitizer;
 };
 
+/// The report's message when there is no usable GPU: the plain sentence first (nothing was
+/// graded, what grading needs, the Colab notebook docs/colab.ipynb as the next step, and what works
+/// here without a GPU: the map, hint, quiz, every lesson's tool (course::ext::tools()) and the
+/// build), then what CUDA said, `cuda_error` ("" = unknown). `min_cc` is the lesson's minimum
+/// compute capability ("" = 7.5).
+std::string no_gpu_message(const std::string& cuda_error, const std::string& min_cc);
+
 /// Name of the executable target that grades `lesson` (with an optional variant).
 std::string target_name(const std::string& lesson, const std::string& variant);
 
-/// Builds the target; on failure returns false and fills `log` with the compiler's errors.
-bool build_target(const GradeOptions& options, const std::string& target, std::string& log);
+/// Builds the target; on failure returns false and fills `log` with the compiler's errors. On
+/// success, `warnings` (when given) receives the compiler's warnings about the student's files
+/// (student_warnings()): from this build when it compiled them, else those of the build that last
+/// did (kept in grader-runs/<target>.warnings), since an unchanged file is not compiled again.
+bool build_target(const GradeOptions& options, const std::string& target, std::string& log,
+                  std::string* warnings = nullptr);
+
+/// The compiler's warnings about the student's own files (paths with exercises/ or solutions/)
+/// in a build's output, each with the lines under it that show where (nvcc's and gcc's source
+/// line and caret); `source_dir` + "/" is cut from the paths. "" when there are none.
+std::string student_warnings(const std::string& build_output, const std::string& source_dir);
 
 /// Grades `selection` (a lesson, or one step of it): its hidden tests, timed, then (unless
 /// GradeOptions::memcheck is false) compute-sanitizer memcheck once over the small shapes of every
@@ -69,8 +85,20 @@ struct SanitizerFindings {
 SanitizerFindings sanitizer_findings(const std::string& log);
 
 /// compute-sanitizer: $GRADER_COMPUTE_SANITIZER when set (as it is, for instructors and tests),
-/// else the one next to nvcc, in /usr/local/cuda/bin or on PATH; "" if none.
+/// else the one of the build's toolkit (next to nvcc, or in the toolkit's compute-sanitizer/
+/// folder), in /usr/local/cuda/bin or on PATH; "" if none.
 std::string find_sanitizer();
+
+/// compute-sanitizers installed where find_sanitizer() does not look: other toolkits' bin/
+/// folders (/usr/local/cuda-*/bin, /opt/cuda/bin, /opt/nvidia/*/bin).
+std::vector<std::string> other_sanitizers();
+
+/// Why there is no compute-sanitizer to run, with the two cases told apart: installed elsewhere
+/// (the first of `elsewhere`: put its folder on PATH or name it in GRADER_COMPUTE_SANITIZER) or
+/// not installed at all (the toolkit in `toolkit_bin`, the folder of the build's nvcc, has none:
+/// install it; PATH is not the problem). No final full stop: callers go on.
+std::string missing_sanitizer_reason(const std::string& toolkit_bin,
+                                     const std::vector<std::string>& elsewhere);
 
 /// The compute-sanitizer grading runs: GradeOptions::sanitizer, else find_sanitizer(). Returns ""
 /// and fills `why` (a sentence for the report) when there is none or it is not executable.

@@ -123,7 +123,6 @@ int main(int argc, char** argv) {
     manifest_error = e.what();
   }
   CLI::App app{description(self, manifest)};
-  app.footer(kExitCodes);
   app.set_version_flag("--version",
                        fmt::format("grader {} ({} configuration)", course::config::kVersion,
                                    course::config::kSolutions ? "solutions" : "exercises"));
@@ -136,6 +135,10 @@ int main(int argc, char** argv) {
     fmt::print(stderr, "grader: internal error: the command line cannot be built: {}\n", e.what());
     return course::kExitInternal;
   }
+  // After the commands: CLI11 copies a parent's footer into every subcommand made after it, and
+  // the exit codes are the grader's, said once in `grader --help` (a command with codes of its
+  // own, such as `dev check`, says those in its help).
+  app.footer(kExitCodes);
   if (const int stop = parse(app, argc, argv); stop >= 0) return stop;
   if (!manifest_error.empty()) {
     fmt::print(stderr, "grader: {}\n", manifest_error);

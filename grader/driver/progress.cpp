@@ -94,6 +94,13 @@ bool Progress::step_skipped_here(const std::string& lesson, const std::string& s
          l[lesson]["steps"][step].value("last", "") == "skipped";
 }
 
+std::string Progress::last_status(const std::string& lesson, const std::string& step) const {
+  const json& l = data_["lessons"];
+  if (!l.contains(lesson) || !l[lesson].contains("steps") || !l[lesson]["steps"].contains(step))
+    return "";
+  return l[lesson]["steps"][step].value("last", "");
+}
+
 int Progress::hints_seen(const std::string& lesson, const std::string& step) const {
   const json& l = data_["lessons"];
   if (!l.contains(lesson) || !l[lesson].contains("hints")) return 0;
@@ -112,9 +119,14 @@ double Progress::fraction(const std::string& lesson, const std::string& step) co
 }
 
 void Progress::set_quiz_score(const std::string& lesson, int score, int total,
-                              const std::string& when) {
+                              const std::string& when, bool first_try) {
   json& q = data_["lessons"][lesson]["quiz"];
   if (!q.is_object()) q = json::object();
+  if (first_try && !q.contains("first_score") && !q.contains("score")) {
+    q["first_score"] = score;
+    q["first_total"] = total;
+  }
+  q["answers_shown"] = true;
   const int best_score = q.value("best_score", -1), best_total = q.value("best_total", 0);
   // Better when score/total > best_score/best_total (cross-multiplied: exact, no division by 0).
   const bool better =
@@ -130,6 +142,20 @@ void Progress::set_quiz_score(const std::string& lesson, int score, int total,
   q["last_taken"] = when;
 }
 
+void Progress::note_answers_shown(const std::string& lesson) {
+  json& q = data_["lessons"][lesson]["quiz"];
+  if (!q.is_object()) q = json::object();
+  q["answers_shown"] = true;
+}
+
+bool Progress::answers_shown(const std::string& lesson) const {
+  const json& l = data_["lessons"];
+  if (!l.contains(lesson) || !l[lesson].contains("quiz") || !l[lesson]["quiz"].is_object())
+    return false;
+  const json& q = l[lesson]["quiz"];
+  return q.value("answers_shown", false) || q.contains("score");
+}
+
 std::optional<QuizScore> Progress::quiz_score(const std::string& lesson) const {
   const json& l = data_["lessons"];
   if (!l.contains(lesson) || !l[lesson].contains("quiz") || !l[lesson]["quiz"].is_object())
@@ -143,6 +169,16 @@ std::optional<QuizScore> Progress::quiz_score(const std::string& lesson) const {
   s.best_total = q.value("best_total", s.total);
   s.attempts = q.value("attempts", 1);
   s.last_taken = q.value("last_taken", "");
+  if (q.contains("first_score")) {
+    s.has_first = true;
+    s.first_score = q.value("first_score", 0);
+    s.first_total = q.value("first_total", s.total);
+  } else if (!q.contains("answers_shown") && s.attempts == 1) {
+    // Written before attempts were told apart: its only attempt is taken as the first.
+    s.has_first = true;
+    s.first_score = s.score;
+    s.first_total = s.total;
+  }
   return s;
 }
 
@@ -181,20 +217,79 @@ std::pair<int, int> lesson_progress(const Progress& p, const course::Lesson& les
   return {done, total};
 }
 
+std::string quiz_summary(const QuizScore& q) {
+  if (!q.has_first) return fmt::format("quiz {}/{} (retry)", q.best_score, q.best_total);
+  std::string s = fmt::format("quiz {}/{}", q.first_score, q.first_total);
+  if (static_cast<long long>(q.best_score) * q.first_total >
+      static_cast<long long>(q.first_score) * q.best_total)
+    s += fmt::format(", {}/{} on a retry", q.best_score, q.best_total);
+  return s;
+}
+
+namespace {
+
+// The first ready lesson not done yet, or nullptr.
+const course::Lesson* next_lesson(const course::Manifest& m, const Progress& p) {
+  for (const course::Lesson& l : m.lessons) {
+    if (!l.ready()) continue;
+    auto [done, total] = lesson_progress(p, l);
+    if (done < total) return &l;
+  }
+  return nullptr;
+}
+
+json quiz_json(const std::optional<QuizScore>& q) {
+  if (!q) return nullptr;
+  return {{"score", q->has_first ? json(q->first_score) : json(nullptr)},
+          {"total", q->has_first ? json(q->first_total) : json(nullptr)},
+          {"best_score", q->best_score},
+          {"best_total", q->best_total},
+          {"attempts", q->attempts},
+          {"retry", !q->has_first}};
+}
+
+}  // namespace
+
+json course_map_json(const course::Manifest& m, const Progress& p) {
+  json lessons = json::array();
+  for (const course::Lesson& l : m.lessons) {
+    json steps = json::array();
+    for (const course::Step& s : l.steps) {
+      const double fraction = p.fraction(l.id, s.name);
+      const std::string last = p.last_status(l.id, s.name);
+      steps.push_back({{"step", s.name},
+                       {"optional", s.optional},
+                       {"passed", p.step_passed(l.id, s.name)},
+                       {"last", last.empty() ? json(nullptr) : json(last)},
+                       {"fraction", fraction < 0 ? json(nullptr) : json(fraction)}});
+    }
+    const auto [done, total] = lesson_progress(p, l);
+    lessons.push_back({{"lesson", l.id},
+                       {"title", l.title},
+                       {"stage", l.stage},
+                       {"status", l.status},
+                       {"minutes", l.minutes > 0 ? json(l.minutes) : json(nullptr)},
+                       {"steps_passed", done},
+                       {"steps_total", total},
+                       {"done", l.ready() && done == total},
+                       {"steps", steps},
+                       {"quiz", quiz_json(p.quiz_score(l.id))}});
+  }
+  const course::Lesson* next = next_lesson(m, p);
+  return {{"format", "cuda-course-grader-progress"},
+          {"format_version", 1},
+          {"course", m.course},
+          {"course_version", m.version},
+          {"next", next ? json(next->id) : json(nullptr)},
+          {"lessons", lessons}};
+}
+
 std::string course_map(const course::Manifest& m, const Progress& p, bool color,
                        const std::string& grader_command) {
   auto paint = [&](const std::string& s, const char* code) {
     return color ? fmt::format("\x1b[{}m{}\x1b[0m", code, s) : s;
   };
-  const course::Lesson* next = nullptr;
-  for (const course::Lesson& l : m.lessons) {
-    if (!l.ready()) continue;
-    auto [done, total] = lesson_progress(p, l);
-    if (done < total) {
-      next = &l;
-      break;
-    }
-  }
+  const course::Lesson* next = next_lesson(m, p);
   int ready = 0, finished = 0;
   std::string out = paint(fmt::format("{} (course {})", m.course, m.version), "1") + "\n";
   for (const course::Stage& stage : m.stages) {
@@ -213,11 +308,11 @@ std::string course_map(const course::Manifest& m, const Progress& p, bool color,
           marks += p.step_passed(l.id, s->name) ? paint("■", "32") : "□";
         state = fmt::format("{} {}/{} steps", marks, done, total);
         if (done == total) state += " " + paint("done", "32");
-        if (const auto quiz = p.quiz_score(l.id))  // the best attempt
-          state += fmt::format(" · quiz {}/{}", quiz->best_score, quiz->best_total);
+        if (const auto quiz = p.quiz_score(l.id)) state += " · " + quiz_summary(*quiz);
       }
       const std::string arrow = &l == next ? paint("▶", "1;36") : " ";
-      out += fmt::format(" {} {:<24} {:<34} {}\n", arrow, l.id, l.title, state);
+      const std::string time = l.minutes > 0 ? fmt::format("{} min", l.minutes) : "";
+      out += fmt::format(" {} {:<24} {:<34} {:>7}  {}\n", arrow, l.id, l.title, time, state);
     }
   }
   out += fmt::format("\n{} of {} available lessons done ({} planned).\n", finished, ready,

@@ -18,6 +18,11 @@ struct QuizScore {
   int best_total = 0;      ///< the best attempt: scored questions
   int attempts = 0;        ///< attempts recorded
   std::string last_taken;  ///< when the last attempt was recorded (ISO 8601)
+  /// The first attempt was honest: taken before any attempt showed the quiz's answers (a preview
+  /// that skipped every question shows them all). False: every recorded attempt is a retry.
+  bool has_first = false;
+  int first_score = 0;  ///< the honest first attempt: right answers (when has_first)
+  int first_total = 0;  ///< the honest first attempt: scored questions (when has_first)
 };
 
 /// The student's progress file: steps passed, hint tiers seen, quiz results. Read once when
@@ -41,12 +46,22 @@ class Progress {
   /// little memory, too old a GPU); the course map counts it as done.
   bool step_skipped_here(const std::string& lesson, const std::string& step) const;
   int hints_seen(const std::string& lesson, const std::string& step) const;
+  /// The status of the step's last grading ("pass", "fail", "skipped"), "" if never graded.
+  std::string last_status(const std::string& lesson, const std::string& step) const;
   void set_hints_seen(const std::string& lesson, const std::string& step, int tiers);
   /// Best measured fraction of the ceiling for a step, or a negative value if never measured.
   double fraction(const std::string& lesson, const std::string& step) const;
   /// Records a finished quiz attempt for `lesson`: `score` right out of `total` scored questions.
-  /// Keeps the best attempt (by fraction right) and counts the attempts.
-  void set_quiz_score(const std::string& lesson, int score, int total, const std::string& when);
+  /// Keeps the best attempt (by fraction right) and counts the attempts. `first_try`: no earlier
+  /// attempt showed this quiz's answers (answers_shown() was false when it started); the first
+  /// such attempt is kept as the honest first score, every other one counts as a retry.
+  void set_quiz_score(const std::string& lesson, int score, int total, const std::string& when,
+                      bool first_try);
+  /// Notes that an attempt at `lesson`'s quiz showed answers (its explanations), recorded or not:
+  /// a preview that skipped every question, or one stopped half-way. Later attempts are retries.
+  void note_answers_shown(const std::string& lesson);
+  /// True when an earlier attempt at `lesson`'s quiz showed its answers (or one was recorded).
+  bool answers_shown(const std::string& lesson) const;
   /// The quiz results of `lesson`, or no value if its quiz was never finished.
   std::optional<QuizScore> quiz_score(const std::string& lesson) const;
   /// Records a student's estimate (percent of the ceiling) for prediction question `question` of
@@ -76,7 +91,22 @@ std::string now_iso();
 /// Steps of `lesson` passed, out of its required steps.
 std::pair<int, int> lesson_progress(const Progress& p, const course::Lesson& lesson);
 
-/// The course map: stages, lessons, status and progress (steps passed, the best quiz score), and
+/// The quiz's part of a course map line: "quiz 3/5" (the honest first attempt), "quiz 3/5, 5/5 on
+/// a retry" (a later attempt did better), "quiz 5/5 (retry)" (no honest first attempt: the
+/// answers had been shown before any score was recorded).
+std::string quiz_summary(const QuizScore& quiz);
+
+/// The course map as JSON (`grader --json` without a lesson): {"format":
+/// "cuda-course-grader-progress", "format_version": 1, "course", "course_version", "next" (the
+/// next lesson to do, or null), "lessons": [{"lesson", "title", "stage", "status", "minutes"
+/// (null when not stated), "steps_passed", "steps_total" (required steps; passed includes those
+/// this machine cannot grade), "done", "steps": [{"step", "optional", "passed", "last" (the last
+/// grading's status, or null), "fraction" (best fraction of the ceiling, or null)}], "quiz" (null,
+/// or {"score", "total": the honest first attempt, null when every attempt was a retry;
+/// "best_score", "best_total", "attempts", "retry": no honest first attempt})}]}.
+nlohmann::json course_map_json(const course::Manifest& m, const Progress& p);
+
+/// The course map: stages, lessons, time, status and progress (steps passed, the quiz score), and
 /// the next lesson to do.
 std::string course_map(const course::Manifest& m, const Progress& p, bool color,
                        const std::string& grader_command);

@@ -131,9 +131,15 @@ class Attempt {
     if (const int rc = collect_answers(); rc != course::kExitOk) return rc;
     seed_ = options_.seed ? options_.seed : std::random_device{}() % 999999999ull + 1;
     when_ = now_iso();
+    // Answers shown by an earlier attempt (a preview that skipped them all, or one stopped half
+    // way) make this one a retry, whatever seed it uses: the choices' texts do not change.
+    retry_ = progress_.answers_shown(lesson_.id);
     introduce();
     for (std::size_t k = 0; k < quiz_.questions.size(); ++k)
-      if (!ask(k)) return course::kExitOk;  // end of input: nothing recorded
+      if (!ask(k)) {  // end of input: no score recorded, but the answers shown count
+        keep_answers_shown();
+        return course::kExitOk;
+      }
     summarize();
     return course::kExitOk;
   }
@@ -152,6 +158,7 @@ class Attempt {
                                                   double measured);
   std::string label(const quiz::Verdict& v) const;
   void summarize();
+  void keep_answers_shown();
 
   const course::Lesson& lesson_;
   const QuizCommandOptions& options_;
@@ -166,6 +173,8 @@ class Attempt {
   std::string when_;
   int right_ = 0;
   int answered_ = 0;  // scored questions not skipped: an attempt that skipped them all is a preview
+  bool retry_ = false;  // an earlier attempt showed the answers
+  bool shown_ = false;  // this attempt showed an answer (an explanation)
   std::vector<Noted> noted_;
 };
 
@@ -222,6 +231,10 @@ void Attempt::introduce() {
                          predictions == 1 ? "" : "s");
   intro += fmt::format(". Seed {}: repeat this attempt with --seed {}.", seed_, seed_);
   if (interactive_) intro += " Answer with a letter or a number and press Enter; - skips one.";
+  if (retry_)
+    intro +=
+        " An earlier attempt showed the answers: this one is recorded as a retry, and the course "
+        "map keeps your first score.";
   out_ << wrap(intro, 0);
 }
 
@@ -247,6 +260,7 @@ bool Attempt::ask(std::size_t k) {
     v = quiz::check(inst, answers_[k], measured);
   }
   out_ << "  " << label(*v) << "\n" << wrap(v->explanation, 4);
+  shown_ |= question.kind != quiz::Kind::prediction;
   if (inst.illustrate && !v->correct) out_ << "\n" << inst.illustrate(options_.color);
   right_ += v->correct;
   answered_ += v->scored && !v->skipped;
@@ -265,8 +279,10 @@ std::optional<quiz::Verdict> Attempt::read_interactively(const quiz::Instance& i
     out_ << "> " << std::flush;
     std::string line;
     if (!options_.in || !std::getline(*options_.in, line)) {
-      out_ << fmt::format("\nQuiz stopped at question {} of {} (end of input): nothing recorded.\n",
-                          k + 1, quiz_.questions.size());
+      out_ << fmt::format(
+          "\nQuiz stopped at question {} of {} (end of input): no score recorded{}.\n", k + 1,
+          quiz_.questions.size(),
+          shown_ ? "; the answers shown so far make your next attempt a retry" : "");
       return std::nullopt;
     }
     if (trim(line).empty()) {
@@ -286,22 +302,38 @@ std::string Attempt::label(const quiz::Verdict& v) const {
   return paint_("✗ wrong", "31");
 }
 
-// The score, recorded with the best attempt so far, and the predictions kept.
+// The score, recorded with the best attempt so far (a retry says so), and the predictions kept.
 void Attempt::summarize() {
   const int scored = quiz_.scored_count();
-  if (answered_ > 0) progress_.set_quiz_score(lesson_.id, right_, scored, when_);
+  if (answered_ > 0) progress_.set_quiz_score(lesson_.id, right_, scored, when_, !retry_);
+  if (shown_) progress_.note_answers_shown(lesson_.id);
   const auto record = progress_.quiz_score(lesson_.id);
   const int pct = scored > 0 ? (100 * right_ + scored / 2) / scored : 100;
   out_ << "\n"
        << paint_(fmt::format("Score: {}/{} ({}%)", right_, scored, pct),
                  right_ == scored ? "1;32" : "1")
        << ".";
-  if (record && record->attempts > 1)
-    out_ << fmt::format(" Best so far: {}/{}, over {} attempts.", record->best_score,
-                        record->best_total, record->attempts);
+  std::string after;
   if (answered_ == 0 && scored > 0)
-    out_ << " Every question was skipped: not recorded as an attempt.";
-  out_ << "\n";
+    after =
+        " Every question was skipped: no score recorded. The answers are shown above, so your "
+        "next attempt is recorded as a retry.";
+  else if (retry_ && record && record->has_first)
+    after = fmt::format(
+        " A retry: an earlier attempt showed the answers, so the course map keeps your first "
+        "score, {}/{}{}.",
+        record->first_score, record->first_total,
+        record->attempts > 1 ? fmt::format(" (best of {} attempts: {}/{})", record->attempts,
+                                           record->best_score, record->best_total)
+                             : "");
+  else if (retry_)
+    after =
+        " A retry: an earlier attempt showed the answers before any score was recorded, so the "
+        "course map marks this score as a retry.";
+  else if (record && record->attempts > 1)
+    after = fmt::format(" Best so far: {}/{}, over {} attempts.", record->best_score,
+                        record->best_total, record->attempts);
+  out_ << after << "\n";
   if (!noted_.empty()) {
     std::string list;
     for (const Noted& p : noted_)
@@ -312,8 +344,15 @@ void Attempt::summarize() {
                              list),
                  0);
   }
-  if ((answered_ > 0 || !noted_.empty()) && !progress_.save())
+  if ((answered_ > 0 || shown_ || !noted_.empty()) && !progress_.save())
     err_ << "grader quiz: could not save the score to the progress file\n";
+}
+
+// An attempt stopped before its end: what it showed still makes the next attempt a retry.
+void Attempt::keep_answers_shown() {
+  if (!shown_) return;
+  progress_.note_answers_shown(lesson_.id);
+  if (!progress_.save()) err_ << "grader quiz: could not save the progress file (answers shown)\n";
 }
 
 }  // namespace

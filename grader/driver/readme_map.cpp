@@ -43,16 +43,18 @@ std::string no_block(const std::string& readme_path) {
 
 std::string course_map_markdown(const course::Manifest& manifest, const std::string& source_dir) {
   std::string out =
-      "| lesson | what it teaches | status |\n"
-      "| --- | --- | --- |\n";
+      "| lesson | what it teaches | time | status |\n"
+      "| --- | --- | --- | --- |\n";
   for (const course::Lesson& l : manifest.lessons) {
     const std::string name = fmt::format("{:02d} {}", l.number(), cell(l.title));
     const std::string dir = "lessons/" + l.id;
     std::string lesson = name, teaches = cell(l.summary);
     if (l.ready()) lesson = fmt::format("[{}]({}/README.md)", name, dir);
+    // The command, never the file: quiz.json holds the answers.
     if (l.ready() && fs::exists(fs::path(source_dir) / dir / "quiz.json"))
-      teaches += fmt::format(" · [quiz]({}/quiz.json)", dir);
-    out += fmt::format("| {} | {} | {} |\n", lesson, teaches, cell(l.status));
+      teaches += fmt::format(" · self-check: `./build/grader quiz {:02d}`", l.number());
+    const std::string time = l.minutes > 0 ? fmt::format("{} min", l.minutes) : "";
+    out += fmt::format("| {} | {} | {} | {} |\n", lesson, teaches, time, cell(l.status));
   }
   return out;
 }

@@ -14,8 +14,9 @@ namespace driver {
 inline constexpr const char* kCourseMapBlock = "course-map";
 
 /// The course map as a Markdown table: one row per lesson in course order (number and title,
-/// linked to the lesson's text when it is ready; its summary, with a link to its quiz when it has
-/// one; its status). `source_dir` is where lessons/ is, to find the quizzes.
+/// linked to the lesson's text when it is ready; its summary, with the `grader quiz` command when
+/// it has a quiz (never a link to quiz.json, which holds the answers); the time it takes, from the
+/// manifest's "minutes"; its status). `source_dir` is where lessons/ is, to find the quizzes.
 std::string course_map_markdown(const course::Manifest& manifest, const std::string& source_dir);
 
 /// Problems of README.md at `readme_path` against the manifest: it cannot be read, has no

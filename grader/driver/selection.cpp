@@ -31,6 +31,16 @@ std::vector<course::Selection> unique(const std::vector<course::Selection>& aske
 
 }  // namespace
 
+course::Selection select_ready(const course::Manifest& manifest, const std::string& spec,
+                               const std::string& grader_command) {
+  const course::Selection sel = course::resolve(manifest, spec);
+  if (!sel.lesson->ready())
+    throw course::UsageError(fmt::format(
+        "lesson {} is planned but not written yet; run `{}` for the lessons you can do now",
+        sel.lesson->id, grader_command));
+  return sel;
+}
+
 std::vector<course::Selection> select_lessons(const course::Manifest& manifest,
                                               const std::vector<std::string>& targets, bool all,
                                               const std::string& grader_command) {
@@ -38,14 +48,8 @@ std::vector<course::Selection> select_lessons(const course::Manifest& manifest,
   if (all)
     for (const course::Lesson& l : manifest.lessons)
       if (l.ready()) selections.push_back({&l, nullptr});
-  for (const std::string& t : targets) {
-    const course::Selection sel = course::resolve(manifest, t);
-    if (!sel.lesson->ready())
-      throw course::UsageError(fmt::format(
-          "lesson {} is planned but not written yet; run `{}` for the lessons you can do now",
-          sel.lesson->id, grader_command));
-    selections.push_back(sel);
-  }
+  for (const std::string& t : targets)
+    selections.push_back(select_ready(manifest, t, grader_command));
   return unique(selections);
 }
 

@@ -8,6 +8,14 @@
 
 namespace driver {
 
+/// The lesson (and step) `spec` names, as course::resolve() reads it, when the lesson is ready.
+/// Every command that works on a lesson's code or steps (grading, hint, watch, reset) uses it, so
+/// a planned lesson is the same usage error (exit code 2) everywhere.
+/// @param grader_command how the grader was invoked, for the message about planned lessons
+/// @throws course::UsageError for an unknown lesson or step, or a lesson that is only planned.
+course::Selection select_ready(const course::Manifest& manifest, const std::string& spec,
+                               const std::string& grader_command);
+
 /// The lessons and steps to grade, in the order asked, each once: every ready lesson first under
 /// `all`, then each of `targets` (a lesson id, number or name, optionally with ".STEP"). A target
 /// asked again, or a step of a lesson also asked whole, is graded once: the whole lesson takes

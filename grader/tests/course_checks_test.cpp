@@ -10,6 +10,7 @@
 #include <fstream>
 
 #include "course/text_file.hpp"
+#include "devcheck.hpp"
 #include "quiz_fixture.hpp"
 #include "readme_map.hpp"
 #include "test_dir.hpp"
@@ -131,11 +132,36 @@ TEST_F(CourseChecksOnACopy, AStaleCourseMapIsFoundAndRewritten) {
   const std::string text = course::read_text(readme).value_or("");
   EXPECT_TRUE(contains(text,
                        "| [42 The answer](lessons/42_answer/README.md) | Everything \\| "
-                       "more | ready |\n<!-- course-map:end -->\n\nAfter.\n"))
+                       "more |  | ready |\n<!-- course-map:end -->\n\nAfter.\n"))
       << text;
   write("lessons/42_answer/quiz.json", "{}");
   EXPECT_TRUE(contains(joined(driver::readme_problems(manifest_, root_.string(), readme)),
-                       "is stale"));  // now it has a quiz to link
+                       "is stale"));  // now it has a quiz to name
+}
+
+// Issue 22, item 9: the map linked each quiz.json, answers included; it names the command now.
+// Item 12: and it shows the lesson's time, from the manifest.
+TEST_F(CourseChecksOnACopy, TheMapNamesTheQuizCommandNotTheFileAndShowsTheTime) {
+  write("lessons/42_answer/quiz.json", "{}");
+  manifest_.lessons.back().minutes = 35;
+  const std::string map = driver::course_map_markdown(manifest_, root_.string());
+  EXPECT_FALSE(contains(map, "quiz.json")) << map;
+  EXPECT_TRUE(contains(map,
+                       "| [42 The answer](lessons/42_answer/README.md) | Everything \\| more "
+                       "· self-check: `./build/grader quiz 42` | 35 min | ready |"))
+      << map;
+}
+
+// Item 12: the time the map shows is the one the lesson's text states.
+TEST_F(CourseChecksOnACopy, TheLessonsStatedTimeMustBeTheManifests) {
+  write("lessons/42_answer/README.md", "# The answer\n\n> Stage 1 · about 35 minutes\n");
+  const auto layout = [&] { return joined(driver::layout_problems(manifest_, root_.string())); };
+  EXPECT_TRUE(contains(layout(),
+                       "lessons/42_answer/README.md says about 35 minutes, the "
+                       "manifest's \"minutes\" says nothing"))
+      << layout();
+  manifest_.lessons.back().minutes = 35;
+  EXPECT_FALSE(contains(layout(), "minutes")) << layout();
 }
 
 }  // namespace

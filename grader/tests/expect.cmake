@@ -1,4 +1,5 @@
-# Runs CMD with ARGS (a ;-list) and checks its exit code and that its output matches EXPECT_MATCH.
+# Runs CMD with ARGS (a ;-list) and checks its exit code, that its output matches EXPECT_MATCH and
+# (when given) that it does not match EXPECT_NO_MATCH.
 # With OUTPUT_FILE, also writes the command's standard output to that file.
 # With OWN_STATE_DIR (the command's GRADER_STATE_DIR, its own): empties it first and, with
 # PROGRESS_BEFORE, starts it with that file as progress.json; PROGRESS_AFTER "absent" checks that
@@ -21,6 +22,9 @@ if(NOT rc STREQUAL "${EXPECT_EXIT}")
 endif()
 if(EXPECT_MATCH AND NOT flat MATCHES "${EXPECT_MATCH}")
   message(FATAL_ERROR "output does not match '${EXPECT_MATCH}'. Output:\n${all}")
+endif()
+if(EXPECT_NO_MATCH AND flat MATCHES "${EXPECT_NO_MATCH}")
+  message(FATAL_ERROR "output matches '${EXPECT_NO_MATCH}', which it must not. Output:\n${all}")
 endif()
 if(PROGRESS_AFTER STREQUAL "absent" AND EXISTS "${OWN_STATE_DIR}/progress.json")
   file(READ "${OWN_STATE_DIR}/progress.json" progress)

@@ -7,9 +7,9 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <algorithm>
 #include <map>
 #include <set>
 #include <sstream>
@@ -509,8 +509,12 @@ TEST_F(QuizCommand, InteractiveThroughAStream) {
   EXPECT_TRUE(contains(text, "type an answer, or - to skip")) << text;
   EXPECT_TRUE(contains(text, "type a letter from a to c")) << text;
   EXPECT_TRUE(contains(text, "Score: 3/3")) << text;
-  EXPECT_TRUE(contains(text, "Score: 0/3 (0%). Every question was skipped: not recorded")) << text;
-  EXPECT_TRUE(contains(text, "Best so far: 3/3, over 2 attempts")) << text;
+  EXPECT_TRUE(contains(text, "Score: 0/3 (0%). Every question was skipped: no score recorded"))
+      << text;
+  EXPECT_TRUE(contains(text,
+                       "A retry: an earlier attempt showed the answers, so the course map "
+                       "keeps your first score, 3/3 (best of 2 attempts: 3/3)"))
+      << text;
   const auto record = driver::Progress(progress_path()).quiz_score(lesson().id);
   ASSERT_TRUE(record);
   EXPECT_EQ(record->score, 0);
@@ -524,8 +528,63 @@ TEST_F(QuizCommand, EndOfInputStopsWithoutRecording) {
   driver::Progress progress(progress_path());
   EXPECT_EQ(run_fixture(progress), 0);
   EXPECT_TRUE(contains(out_.str(), "Quiz stopped at question 2 of 4")) << out_.str();
+  EXPECT_TRUE(contains(out_.str(), "the answers shown so far make your next attempt a retry"))
+      << out_.str();
   EXPECT_FALSE(progress.quiz_score(lesson().id));
-  EXPECT_FALSE(fs::exists(progress_path()));
+  // No score, but the answer it showed is remembered.
+  EXPECT_TRUE(driver::Progress(progress_path()).answers_shown(lesson().id));
+}
+
+// Issue 22, item 9: skipping every question printed every answer and recorded nothing; replaying
+// the printed seed then recorded full marks, as if at the first try.
+TEST_F(QuizCommand, APreviewThatSkippedEverythingMakesTheNextAttemptARetry) {
+  options_.answers = {"-", "-", "-", "-"};
+  {
+    driver::Progress progress(progress_path());
+    ASSERT_EQ(run_fixture(progress), 0) << out_.str();
+  }
+  EXPECT_TRUE(contains(flat(out_.str()), "It is y.")) << out_.str();  // the answers were shown
+  EXPECT_TRUE(contains(flat(out_.str()), "your next attempt is recorded as a retry")) << out_.str();
+  const driver::Progress after_preview(progress_path());
+  EXPECT_FALSE(after_preview.quiz_score(lesson().id));
+  EXPECT_TRUE(after_preview.answers_shown(lesson().id));
+
+  out_.str("");
+  options_.answers = right_answers(quiz_file_, 42);  // the printed seed, replayed
+  {
+    driver::Progress progress(progress_path());
+    ASSERT_EQ(run_fixture(progress), 0) << out_.str();
+  }
+  EXPECT_TRUE(contains(flat(out_.str()), "Score: 3/3 (100%). A retry")) << out_.str();
+  const auto record = driver::Progress(progress_path()).quiz_score(lesson().id);
+  ASSERT_TRUE(record);
+  EXPECT_EQ(record->best_score, 3);
+  EXPECT_FALSE(record->has_first);
+  EXPECT_EQ(driver::quiz_summary(*record), "quiz 3/3 (retry)");
+}
+
+// The honest first attempt is what the map shows; a better retry is shown as one.
+TEST_F(QuizCommand, TheFirstHonestAttemptIsTheRecordedScore) {
+  std::vector<std::string> answers = right_answers(quiz_file_, 42);
+  answers[0] = answers[0] == "a" ? "b" : "a";
+  answers[1] = "-";
+  options_.answers = answers;  // 1 of 3
+  {
+    driver::Progress progress(progress_path());
+    ASSERT_EQ(run_fixture(progress), 0) << out_.str();
+  }
+  options_.answers = right_answers(quiz_file_, 42);  // 3 of 3, having seen the answers
+  {
+    driver::Progress progress(progress_path());
+    ASSERT_EQ(run_fixture(progress), 0) << out_.str();
+  }
+  const auto record = driver::Progress(progress_path()).quiz_score(lesson().id);
+  ASSERT_TRUE(record);
+  EXPECT_TRUE(record->has_first);
+  EXPECT_EQ(record->first_score, 1);
+  EXPECT_EQ(record->best_score, 3);
+  EXPECT_EQ(driver::quiz_summary(*record), "quiz 1/3, 3/3 on a retry");
+  EXPECT_TRUE(contains(flat(out_.str()), "keeps your first score, 1/3")) << out_.str();
 }
 
 TEST_F(QuizCommand, UsageErrors) {
@@ -593,8 +652,8 @@ TEST(QuizProgress, KeepsTheBestAttemptByFraction) {
   driver::Progress progress(p.string());
   EXPECT_FALSE(progress.quiz_score(lesson));
   EXPECT_LT(progress.prediction(lesson, "predict-naive"), 0);
-  progress.set_quiz_score(lesson, 3, 4, "t1");
-  progress.set_quiz_score(lesson, 5, 8, "t2");  // 62.5% < 75%: not the best
+  progress.set_quiz_score(lesson, 3, 4, "t1", true);
+  progress.set_quiz_score(lesson, 5, 8, "t2", false);  // 62.5% < 75%: not the best
   auto s = progress.quiz_score(lesson);
   ASSERT_TRUE(s);
   EXPECT_EQ(s->score, 5);
@@ -603,8 +662,12 @@ TEST(QuizProgress, KeepsTheBestAttemptByFraction) {
   EXPECT_EQ(s->best_total, 4);
   EXPECT_EQ(s->attempts, 2);
   EXPECT_EQ(s->last_taken, "t2");
-  progress.set_quiz_score(lesson, 7, 8, "t3");
+  EXPECT_TRUE(s->has_first);
+  EXPECT_EQ(s->first_score, 3);
+  EXPECT_EQ(s->first_total, 4);
+  progress.set_quiz_score(lesson, 7, 8, "t3", false);
   EXPECT_EQ(progress.quiz_score(lesson)->best_score, 7);
+  EXPECT_EQ(progress.quiz_score(lesson)->first_score, 3);  // the first stays the first
   progress.set_prediction(lesson, "predict-naive", lesson, "naive", 25, "t3");
   EXPECT_EQ(progress.prediction(lesson, "predict-naive"), 25);
   // Quiz records do not disturb the step records.

@@ -9,6 +9,8 @@
 #include <thread>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "course/manifest.hpp"
 #include "progress.hpp"
 #include "test_dir.hpp"
@@ -307,8 +309,9 @@ TEST_F(ProgressFile, AMissingOrValidFileNeedsNoWord) {
 
 namespace {
 
-// The course map shows each lesson's best quiz score (the README said so; it never did).
-TEST(CourseMap, ShowsTheBestQuizScore) {
+// The course map shows each lesson's quiz score: the honest first attempt, and a better retry as
+// one (issue 22, item 9: a replayed seed scored full marks as if at the first try).
+TEST(CourseMap, ShowsTheFirstQuizScoreAndABetterRetry) {
   const course::Manifest m = course::Manifest::load(COURSE_SOURCE_DIR "/lessons/course.json");
   const course::Lesson* ready = nullptr;
   for (const course::Lesson& l : m.lessons)
@@ -319,12 +322,35 @@ TEST(CourseMap, ShowsTheBestQuizScore) {
   fs::remove(p);
   driver::Progress progress(p.string());
   EXPECT_EQ(driver::course_map(m, progress, false, "grader").find("quiz "), std::string::npos);
-  progress.set_quiz_score(ready->id, 7, 9, "t1");
-  progress.set_quiz_score(ready->id, 2, 9, "t2");
+  progress.set_quiz_score(ready->id, 7, 9, "t1", true);
+  progress.set_quiz_score(ready->id, 2, 9, "t2", false);
+  std::string map = driver::course_map(m, progress, false, "grader");
+  const auto line_of = [&](const std::string& text) {
+    const auto at = text.find(ready->id);
+    return text.substr(at, text.find('\n', at) - at);
+  };
+  EXPECT_NE(line_of(map).find("· quiz 7/9"), std::string::npos) << map;
+  EXPECT_EQ(line_of(map).find("retry"), std::string::npos) << map;
+  progress.set_quiz_score(ready->id, 9, 9, "t3", false);
+  map = driver::course_map(m, progress, false, "grader");
+  EXPECT_NE(line_of(map).find("· quiz 7/9, 9/9 on a retry"), std::string::npos) << map;
+}
+
+// Issue 22, item 12: each lesson states its time, and the map shows it (from the manifest).
+TEST(CourseMap, ShowsEachReadyLessonsTime) {
+  const course::Manifest m = course::Manifest::load(COURSE_SOURCE_DIR "/lessons/course.json");
+  driver::Progress progress((fs::temp_directory_path() / "grader-map-time-none.json").string());
   const std::string map = driver::course_map(m, progress, false, "grader");
-  const std::string line =
-      map.substr(map.find(ready->id), map.find('\n', map.find(ready->id)) - map.find(ready->id));
-  EXPECT_NE(line.find("· quiz 7/9"), std::string::npos) << map;
+  for (const course::Lesson& l : m.lessons) {
+    if (!l.ready()) continue;
+    SCOPED_TRACE(l.id);
+    EXPECT_GT(l.minutes, 0);
+    const auto at = map.find(l.id);
+    ASSERT_NE(at, std::string::npos);
+    EXPECT_NE(map.substr(at, map.find('\n', at) - at).find(fmt::format("{} min", l.minutes)),
+              std::string::npos)
+        << map;
+  }
 }
 
 }  // namespace

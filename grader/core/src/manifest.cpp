@@ -73,6 +73,7 @@ Lesson parse_lesson(const json& j) {
   l.id = j.at("id").get<std::string>();
   l.title = j.at("title").get<std::string>();
   l.summary = get_or<std::string>(j, "summary", "");
+  l.minutes = get_or<int>(j, "minutes", 0);
   l.stage = j.at("stage").get<int>();
   l.status = j.at("status").get<std::string>();
   if (auto r = j.find("requires"); r != j.end())
@@ -166,6 +167,9 @@ std::vector<std::string> Manifest::problems() const {
     if (std::none_of(stages.begin(), stages.end(),
                      [&](const Stage& s) { return s.number == l.stage; }))
       out.push_back(fmt::format("lesson {}: stage {} is not declared", l.id, l.stage));
+    if (l.minutes < 0 || l.minutes > 600)
+      out.push_back(fmt::format(
+          "lesson {}: minutes {} is not a time from 0 to 600 (0 = not stated)", l.id, l.minutes));
     if (!l.ready()) continue;
     if (l.steps.empty()) out.push_back(fmt::format("lesson {} is ready but has no steps", l.id));
     for (const std::string& lib : l.libraries)

@@ -277,6 +277,25 @@ std::string context_lines(const SpeedFigures& context) {
              context.pairs);
 }
 
+// The compiler's warnings about the student's files: the first lines, all with --verbose.
+std::string warnings_lines(const std::string& warnings, const TextOptions& opt) {
+  constexpr std::size_t kShown = 12;
+  std::vector<std::string> lines;
+  std::size_t start = 0;
+  while (start < warnings.size()) {
+    std::size_t end = warnings.find('\n', start);
+    if (end == std::string::npos) end = warnings.size();
+    lines.push_back(warnings.substr(start, end - start));
+    start = end + 1;
+  }
+  std::string out = "  compiler warnings in your code (it built; a warning is often the bug):\n";
+  const std::size_t shown = opt.verbose ? lines.size() : std::min(kShown, lines.size());
+  for (std::size_t i = 0; i < shown; ++i) out += "    " + lines[i] + "\n";
+  if (shown < lines.size())
+    out += fmt::format("    ... and {} more lines (--verbose shows all)\n", lines.size() - shown);
+  return out;
+}
+
 // The memcheck notes that are the same for every lesson of a run (--quick, compute-sanitizer not
 // found): the report says them once, not per lesson.
 bool note_for_the_whole_run(const LessonReport& l) {
@@ -332,6 +351,9 @@ std::string to_text(const Report& report, const TextOptions& opt) {
   int steps_passed = 0, steps_skipped = 0, steps_total = 0;
   std::string next_hint;
   std::vector<std::string> run_notes;  // said once, after every lesson
+  // Why a lesson could not be graded here, with the first lesson that said it: without a GPU,
+  // `--all` gave the same paragraph once per lesson.
+  std::map<std::string, std::string> not_here_said;
   for (const LessonReport& l : report.lessons) {
     out += "\n" + st(fmt::format("{} · {}", l.id, l.title), "1");
     if (!l.variant.empty()) out += fmt::format("  [variant: {}]", l.variant);
@@ -342,11 +364,17 @@ std::string to_text(const Report& report, const TextOptions& opt) {
       // Nothing was graded on this machine (exit code 3): not a failure of the student's code.
       const bool not_here =
           l.status == "no_gpu" || l.status == "unsupported" || l.status == "unavailable";
-      out += "  " + status_word(not_here ? "skipped" : "fail", st) + "  " + l.message + "\n";
+      std::string message = l.message;
+      if (not_here) {
+        const auto [first, fresh] = not_here_said.emplace(l.message, l.id);
+        if (!fresh) message = fmt::format("not graded: the same reason as {} above", first->second);
+      }
+      out += "  " + status_word(not_here ? "skipped" : "fail", st) + "  " + message + "\n";
       if (!l.build_log.empty()) out += indent_lines(l.build_log, "    ");
       continue;
     }
     if (!l.message.empty()) out += "  " + l.message + "\n";
+    if (!l.build_warnings.empty()) out += warnings_lines(l.build_warnings, opt);
     const SpeedFigures* context = nullptr;
     for (const StepReport& s : l.steps) {
       ++steps_total;
@@ -457,6 +485,7 @@ json to_json(const Report& r) {
     if (!l.memcheck.empty())
       lesson["memcheck"] = {{"status", l.memcheck}, {"note", l.memcheck_note}};
     if (!l.sanitize_tools.empty()) lesson["sanitize_tools"] = l.sanitize_tools;
+    if (!l.build_warnings.empty()) lesson["build_warnings"] = l.build_warnings;
     lessons.push_back(lesson);
   }
   return {{"format", "cuda-course-grader-report"},

@@ -34,7 +34,7 @@ const course::Step* step_to_hint(const course::Selection& sel, const Progress& p
 }
 
 int Hint::run(Context& context) {
-  const std::optional<course::Selection> sel = context.resolve("grader hint", target_);
+  const std::optional<course::Selection> sel = context.resolve_ready("grader hint", target_);
   if (!sel) return course::kExitUsage;
   const course::Lesson& lesson = *sel->lesson;
   const course::Step* step = step_to_hint(*sel, context.progress);

@@ -19,7 +19,7 @@ class Reset : public Subcommand {
     add_color_option(*app_, shared);
   }
   int run(Context& context) override {
-    const std::optional<course::Selection> sel = context.resolve("grader reset", target_);
+    const std::optional<course::Selection> sel = context.resolve_ready("grader reset", target_);
     if (!sel) return course::kExitUsage;
     ResetOptions options;
     options.yes = yes_;

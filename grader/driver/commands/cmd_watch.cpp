@@ -31,7 +31,7 @@ class Watch : public Subcommand {
 };
 
 int Watch::run(Context& context) {
-  const std::optional<course::Selection> selected = context.resolve("grader watch", target_);
+  const std::optional<course::Selection> selected = context.resolve_ready("grader watch", target_);
   if (!selected) return course::kExitUsage;
   const course::Selection sel = *selected;
   const GradeOptions g = context.grade_options();

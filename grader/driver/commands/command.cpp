@@ -9,6 +9,7 @@
 #include "course/cli_checks.hpp"
 #include "course/config.hpp"
 #include "course/report.hpp"
+#include "selection.hpp"
 
 namespace driver::cli {
 
@@ -75,6 +76,16 @@ std::optional<course::Selection> Context::resolve(const std::string& command,
                                                   const std::string& spec) const {
   try {
     return course::resolve(manifest, spec);
+  } catch (const course::UsageError& e) {
+    usage_error(command, e.what());
+    return std::nullopt;
+  }
+}
+
+std::optional<course::Selection> Context::resolve_ready(const std::string& command,
+                                                        const std::string& spec) const {
+  try {
+    return select_ready(manifest, spec, self);
   } catch (const course::UsageError& e) {
     usage_error(command, e.what());
     return std::nullopt;

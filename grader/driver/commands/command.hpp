@@ -69,6 +69,10 @@ struct Context {
   /// the usage error of `command`, when it names none.
   std::optional<course::Selection> resolve(const std::string& command,
                                            const std::string& spec) const;
+  /// The same for a command that needs the lesson written (hint, watch, reset): a planned lesson
+  /// is a usage error too, as it is for grading (select_ready()).
+  std::optional<course::Selection> resolve_ready(const std::string& command,
+                                                 const std::string& spec) const;
 };
 
 /// One command of the grader.

@@ -19,8 +19,8 @@ class BanksTool : public course::ext::Tool {
   void add_options(CLI::App& command) override {
     command_ = &command;
     // Whole numbers checked as text first: a value out of range gets a message, never a wrap.
-    command.add_option("--width", access_.element_bytes, "element size in bytes: 4 or 8")
-        ->check(course::cli::whole_number(INT_MIN, INT_MAX));
+    command.add_option("--width", access_.element_bytes, "element size in bytes (default 4)")
+        ->check(course::cli::one_of({4, 8}));
     command.add_option("--row", access_.row_elements, "elements of data per tile row (default 32)")
         ->check(course::cli::whole_number(INT_MIN, INT_MAX));
     command.add_option("--pad", access_.pad, "unused elements after each row (default 0)")

@@ -7,7 +7,9 @@ cli_test(banks_padded_free EXIT 0 ARGS banks;--pad;1;--plain
 cli_test(banks_double_padded EXIT 0 ARGS banks;--width;8;--pad;1;--plain
          MATCH "conflict-free: 2 wavefronts per warp request")
 cli_test(banks_sweep EXIT 0 ARGS banks;--width;8;--sweep MATCH "2-way")
-cli_test(banks_bad_width EXIT 2 ARGS banks;--width;2 MATCH "element width must be 4 or 8 bytes")
+cli_test(banks_bad_width EXIT 2 ARGS banks;--width;2 MATCH "--width: must be 4 or 8 \\(got 2\\)")
+# --help says the two sizes it takes (it advertised the whole int range).
+cli_test(banks_help_width_set EXIT 0 ARGS banks;--help MATCH "--width INT:\\{4,8\\}")
 cli_test(banks_bad_pattern EXIT 2 ARGS banks;--pattern;diagonal MATCH "diagonal")
 cli_test(banks_swizzle_needs_power_of_two EXIT 2 ARGS banks;--pattern;swizzled;--row;33
          MATCH "power-of-two row length")

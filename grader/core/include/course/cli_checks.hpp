@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -42,6 +43,29 @@ inline CLI::Validator whole_number(long long min, long long max, const std::stri
         return "";
       },
       fmt::format("INT in [{} - {}]", min, max));
+}
+
+/// One of `allowed` (whole numbers): --help shows the set ("{4,8}"), and anything else fails
+/// with "must be 4 or 8 (got TEXT)". For options that take a few sizes, where an int range would
+/// advertise values the tool then rejects.
+inline CLI::Validator one_of(std::vector<long long> allowed) {
+  std::string set, words;
+  for (std::size_t i = 0; i < allowed.size(); ++i) {
+    set += (i ? "," : "") + std::to_string(allowed[i]);
+    words += (i == 0 ? "" : i + 1 == allowed.size() ? " or " : ", ") + std::to_string(allowed[i]);
+  }
+  return CLI::Validator(
+      [=](std::string& text) -> std::string {
+        const std::string why = fmt::format("must be {} (got {})", words, text);
+        if (!is_integer_text(text)) return why;
+        errno = 0;
+        const long long v = std::strtoll(text.c_str(), nullptr, 10);
+        if (errno == ERANGE) return why;
+        for (long long a : allowed)
+          if (v == a) return "";
+        return why;
+      },
+      "{" + set + "}");
 }
 
 /// A whole number from 0 to 2^64 - 1 without a sign: "-1" fails instead of wrapping around.

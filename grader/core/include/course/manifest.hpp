@@ -74,9 +74,12 @@ struct WrongKernel {
 
 /// One lesson of the course.
 struct Lesson {
-  std::string id;                      ///< "NN_snake_name"
-  std::string title;                   ///< one line, e.g. "Transpose through shared memory"
-  std::string summary;                 ///< one sentence for the course map
+  std::string id;       ///< "NN_snake_name"
+  std::string title;    ///< one line, e.g. "Transpose through shared memory"
+  std::string summary;  ///< one sentence for the course map
+  /// Time the lesson takes, in minutes ("minutes"; the "about N minutes" its README states, which
+  /// dev check compares); 0 = not stated.
+  int minutes = 0;
   int stage = 0;                       ///< number of the Stage the lesson belongs to
   std::string status;                  ///< "ready" (text, stub, solution, tests exist) or "planned"
   std::string min_cc;                  ///< minimum compute capability, "major.minor"

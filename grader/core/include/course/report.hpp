@@ -110,6 +110,9 @@ struct LessonReport {
                           ///< unsupported, error
   std::string message;    ///< for non-pass states other than fail: what happened and what to do
   std::string build_log;  ///< compiler output when the build failed
+  /// The compiler's warnings about the student's own files when the build succeeded ("" = none):
+  /// the report shows them (the first lines; every line with --verbose).
+  std::string build_warnings;
   std::vector<StepReport> steps;  ///< the steps graded, in manifest order (empty if none ran)
   unsigned long long seed = 0;    ///< seed of the random test inputs (--seed)
   std::string variant;  ///< "" for the student's own code, else stub, solution or a wrong kernel
@@ -159,7 +162,9 @@ struct TextOptions {
 /// go on), under each timed step the clocks it was timed at (clocks_line()), why failed steps
 /// failed, a hint command, the ceiling and context figures with the bandwidth formula (GB/s =
 /// 10^9 B/s), and the memcheck stage's note: per lesson where it ran or failed; once for the
-/// whole report where it was skipped (--quick) or compute-sanitizer is missing.
+/// whole report where it was skipped (--quick) or compute-sanitizer is missing. Why a lesson could
+/// not be graded here (no GPU, a missing tool) is said in full once; a later lesson with the same
+/// reason refers to the first ("not graded: the same reason as 01_hello_threads above").
 std::string to_text(const Report& report, const TextOptions& options);
 /// One line on the clocks a step was timed at, before -> after its timing loop: "clocks: SM 1980
 /// -> 1965 MHz, memory 3201 MHz, 41 -> 47 C, not throttled (as found, not locked by the
