@@ -12,8 +12,8 @@
 ///   against copy_grid_stride, a copy with the same grid and loop.
 /// - step `large`: the same kernel on n = 2^31 + 17 elements, past the largest `int`
 ///   (2^31 - 1), so an index or stride held or computed in 32 bits wraps. Skipped, with the
-///   reason, on GPUs or hosts without the memory (about 16.5 GiB of GPU memory and 33 GiB of
-///   host memory, see the README).
+///   reason, on GPUs without the memory (about 24.5 GiB of GPU memory: the arrays and the
+///   expected result stay on the GPU; see the README).
 ///
 /// Every launch is course-owned (lessons/03_grid_stride/launch.cu): the student writes the kernel
 /// body only, and the tests choose the grid.

@@ -6,8 +6,10 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <exception>
 #include <random>
 #include <stdexcept>
+#include <thread>
 
 #include "course/protocol.hpp"
 #include "harness/clocks.hpp"
@@ -370,24 +372,21 @@ class CheckedLaunches {
     kept_[slot].pair = pair;
     c.snapshot_outputs(places(slot), !on_device_, stream);
   }
-  // The kept launches with their outputs in host memory, for the replays.
-  std::vector<Kept>& outputs(cudaStream_t stream) {
-    wait(stream, "timed launches");
-    for (std::size_t k = 0; k < kept_.size(); ++k) {
-      kept_[k].outputs.resize(bytes_.size());
-      for (std::size_t i = 0; i < bytes_.size(); ++i) {
-        if (bytes_[i] == 0) continue;
-        std::vector<std::uint8_t>& out = kept_[k].outputs[i];
-        out.resize(bytes_[i]);
-        if (on_device_)
-          check(cudaMemcpy(out.data(), device_[k]->data() + offset_[i], bytes_[i],
-                           cudaMemcpyDeviceToHost),
-                "read back a timed launch's output");
-        else
-          std::memcpy(out.data(), host_[k].data() + offset_[i], bytes_[i]);
-      }
+  std::vector<Kept>& kept() { return kept_; }
+  // Copies kept launch k's outputs to host memory, for its replay (one thread per launch).
+  void read_back(std::size_t k) {
+    kept_[k].outputs.resize(bytes_.size());
+    for (std::size_t i = 0; i < bytes_.size(); ++i) {
+      if (bytes_[i] == 0) continue;
+      std::vector<std::uint8_t>& out = kept_[k].outputs[i];
+      out.resize(bytes_[i]);
+      if (on_device_)
+        check(cudaMemcpy(out.data(), device_[k]->data() + offset_[i], bytes_[i],
+                         cudaMemcpyDeviceToHost),
+              "read back a timed launch's output");
+      else
+        std::memcpy(out.data(), host_[k].data() + offset_[i], bytes_[i]);
     }
-    return kept_;
   }
 
  private:
@@ -492,27 +491,47 @@ void run_speed(const std::string& lesson, const std::string& step,
       record("memcpy_gbps", memcpy_gbps(dst, src, memcpy_bytes, flusher));
 
     // 3. The outputs of timed launches chosen at random, checked by the test's own body on
-    // those launches' inputs: a kernel that replays or reuses an earlier result fails.
-    const auto replays_start = std::chrono::steady_clock::now();
-    std::vector<CheckedLaunches::Kept>& kept_launches = checked.outputs(0);
+    // those launches' inputs: a kernel that replays or reuses an earlier result fails. The
+    // checks are independent (host memory only), so they run at once, one thread each.
+    const auto checks_start = std::chrono::steady_clock::now();
+    wait(0, "timed launches");
     c.reset();
-    for (CheckedLaunches::Kept& kept : kept_launches) {
-      Case again(lesson, step, "timed", Case::Mode::timing, seed);
-      again.replay(kept.draw_seed, std::move(kept.outputs));
-      run_case(again, body, skipped);
-      if (!again.failures().empty()) {
+    std::vector<CheckedLaunches::Kept>& kept = checked.kept();
+    std::vector<std::vector<std::string>> wrong(kept.size());
+    std::vector<std::exception_ptr> errors(kept.size());
+    std::vector<std::thread> threads;
+    int device = 0;
+    check(cudaGetDevice(&device), "cudaGetDevice");
+    for (std::size_t k = 0; k < kept.size(); ++k)
+      threads.emplace_back([&, k] {
+        try {
+          check(cudaSetDevice(device), "cudaSetDevice");  // the device is set per thread
+          checked.read_back(k);
+          Case again(lesson, step, "timed", Case::Mode::timing, seed);
+          again.replay(kept[k].draw_seed, std::move(kept[k].outputs));
+          std::string ignored;
+          run_case(again, body, ignored);
+          wrong[k] = again.failures();
+        } catch (...) {
+          errors[k] = std::current_exception();
+        }
+      });
+    for (std::thread& t : threads) t.join();
+    for (const std::exception_ptr& e : errors)
+      if (e) std::rethrow_exception(e);
+    record("checked_launches", static_cast<double>(kept.size()));
+    record("check_seconds",
+           std::chrono::duration<double>(std::chrono::steady_clock::now() - checks_start).count());
+    for (std::size_t k = 0; k < kept.size(); ++k)
+      if (!wrong[k].empty()) {
         ADD_FAILURE() << fmt::format(
             "the timed results were wrong: timed launch {} of {}, on inputs of its own, left a "
             "wrong output: {}. Only the first, untimed launch was right: a kernel must compute "
             "its result from its input on every launch (the course checks the outputs of timed "
             "launches chosen at random)",
-            kept.pair + 1, t.ratio.size(), again.failures().front());
+            kept[k].pair + 1, t.ratio.size(), wrong[k].front());
         return;
       }
-    }
-    record("checked_launches", static_cast<double>(kept_launches.size()));
-    record("check_seconds",
-           std::chrono::duration<double>(std::chrono::steady_clock::now() - replays_start).count());
     if (d.verdict == course::Verdict::fail)
       ADD_FAILURE() << fmt::format(
           "too slow, below the gate: {:.0f} GB/s against a ceiling of {:.0f} GB/s: {}",

@@ -138,11 +138,13 @@ void soa_update(harness::Case& c, const int& n) {
   } fields[] = {{x, vx}, {y, vy}, {z, vz}};
   for (const auto& f : fields) {
     std::vector<double> exact(n), tolerance(n);
-    for (int i = 0; i < n; ++i) {
-      const double step = static_cast<double>(f.vel.host()[i]) * dt;
-      exact[i] = static_cast<double>(f.pos.host()[i]) + step;
-      tolerance[i] = 1e-6 * (std::fabs(f.pos.host()[i]) + std::fabs(step)) + 1e-30;
-    }
+    harness::parallel_for(static_cast<std::size_t>(n), [&](std::size_t begin, std::size_t end) {
+      for (std::size_t i = begin; i < end; ++i) {
+        const double step = static_cast<double>(f.vel.host()[i]) * dt;
+        exact[i] = static_cast<double>(f.pos.host()[i]) + step;
+        tolerance[i] = 1e-6 * (std::fabs(f.pos.host()[i]) + std::fabs(step)) + 1e-30;
+      }
+    });
     // "x[5] should be x + vx * dt = 1.5 + 2 * 0.05"
     const auto advice = [&](const harness::Mismatches& m) {
       return fmt::format("{}[{}] should be {} + {} * dt = {} + {} * {}", f.pos.name(), m.first,

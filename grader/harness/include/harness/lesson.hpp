@@ -151,17 +151,23 @@ struct Buffer : BufferBase {
   DeviceBuffer<T> memory;
   std::vector<T> initial;  // inputs and in-out arrays: the values uploaded (the pristine copy)
   // A replay's buffer has no device memory (Case::replay()): its elements are `n` host values,
-  // the drawn ones in `initial` and a timed launch's outputs in `replayed`.
+  // the drawn ones in `initial` and a timed launch's outputs in `replayed` (bytes).
   bool host_only = false;
   std::size_t n = 0;
-  std::vector<T> replayed;
+  std::vector<std::uint8_t> replayed;
   Buffer(std::size_t count, std::size_t guard, bool host)
       : memory(host ? 0 : count, host ? 0 : guard), host_only(host), n(count) {}
   std::size_t size() const override { return n; }
   void* device() override { return memory.data(); }
   std::size_t element_bytes() const override { return sizeof(T); }
   // The elements now: from the device, or a replay's outputs.
-  std::vector<T> download() const { return host_only ? replayed : memory.download(); }
+  std::vector<T> download() const {
+    if (!host_only) return memory.download();
+    std::vector<T> v(n);
+    std::memcpy(static_cast<void*>(v.data()), replayed.data(),
+                std::min(replayed.size(), n * sizeof(T)));
+    return v;
+  }
   void before_launch() override {
     if (role == Role::output) {
       memory.poison();
@@ -192,11 +198,7 @@ struct Buffer : BufferBase {
                           to_host ? cudaMemcpyDeviceToHost : cudaMemcpyDeviceToDevice, stream),
           "keep " + name + " of a timed launch");
   }
-  void restore(std::vector<std::uint8_t> bytes) override {
-    replayed.resize(n);
-    std::memcpy(static_cast<void*>(replayed.data()), bytes.data(),
-                std::min(bytes.size(), n * sizeof(T)));
-  }
+  void restore(std::vector<std::uint8_t> bytes) override { replayed = std::move(bytes); }
 };
 
 std::string past_end_message(const std::string& name, std::size_t n, std::size_t damaged,
