@@ -32,6 +32,7 @@ HARNESS_HD inline std::size_t branch_pool_index(std::uint64_t seed, std::size_t 
 /// the host evaluates each chain kBranchPool times, not n times (2^26 elements x 128 steps would
 /// take the host seconds).
 struct BranchInput {
+  /// Element `i` of the values drawn from `seed`.
   HARNESS_HD float operator()(std::uint64_t seed, std::size_t i) const {
     return harness::RandomValues<float>{}(seed, branch_pool_index(seed, i));
   }
@@ -66,6 +67,7 @@ inline BranchData branch_data(std::size_t n, std::uint64_t seed) {
 /// stays far below 2^24 (the argument is in grader/lessons/05_warps/tests.cu), so array_sum's
 /// result is compared exactly.
 struct NonzeroIntegers {
+  /// Element `i` of the values drawn from `seed`.
   HARNESS_HD float operator()(std::uint64_t seed, std::size_t i) const {
     const std::uint64_t r = harness::mix(seed + i);
     const float magnitude = static_cast<float>(1 + r % 8);

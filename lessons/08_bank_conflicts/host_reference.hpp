@@ -17,6 +17,7 @@ namespace bank_conflicts {
 /// included), element i from (seed, i) only: |product| <= 256 and |sum of 32| <= 8192, so every
 /// tile product is exact in float, whatever the order of the additions.
 struct SmallWholeNumbers {
+  /// Element `i` of the values drawn from `seed`.
   HARNESS_HD float operator()(std::uint64_t seed, std::size_t i) const {
     return static_cast<float>(static_cast<int>(harness::element_hash(seed, i) % 33) - 16);
   }
@@ -29,6 +30,7 @@ struct SmallWholeNumbers {
 /// (24 bits) cannot hold most products: a kernel that accumulates in float gets most elements
 /// wrong, and the exact comparison shows it.
 struct WideFractions {
+  /// Element `i` of the values drawn from `seed`.
   HARNESS_HD double operator()(std::uint64_t seed, std::size_t i) const {
     const long long k =
         static_cast<long long>(harness::element_hash(seed, i) % ((1ull << 21) + 1)) - (1 << 20);

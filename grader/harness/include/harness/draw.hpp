@@ -66,6 +66,7 @@ struct RandomValues;
 /// Floats: mixed_value() rounded to float.
 template <>
 struct RandomValues<float> {
+  /// Element `i` of the values drawn from `seed`.
   HARNESS_HD float operator()(std::uint64_t seed, std::size_t i) const {
     return static_cast<float>(mixed_value(element_hash(seed, i)));
   }
@@ -74,6 +75,7 @@ struct RandomValues<float> {
 /// Doubles: mixed_value().
 template <>
 struct RandomValues<double> {
+  /// Element `i` of the values drawn from `seed`.
   HARNESS_HD double operator()(std::uint64_t seed, std::size_t i) const {
     return mixed_value(element_hash(seed, i));
   }
@@ -82,6 +84,7 @@ struct RandomValues<double> {
 /// Ints: mostly in [-1000, 1000], 1/16 up to +-10^6, 1/32 zeros and 1/32 minus ones.
 template <>
 struct RandomValues<int> {
+  /// Element `i` of the values drawn from `seed`.
   HARNESS_HD int operator()(std::uint64_t seed, std::size_t i) const {
     const std::uint64_t h = element_hash(seed, i);
     const unsigned kind = static_cast<unsigned>(h & 63);
@@ -96,6 +99,7 @@ struct RandomValues<int> {
 /// Unsigned: in [0, 10^6], 1/32 zeros.
 template <>
 struct RandomValues<unsigned> {
+  /// Element `i` of the values drawn from `seed`.
   HARNESS_HD unsigned operator()(std::uint64_t seed, std::size_t i) const {
     const std::uint64_t h = element_hash(seed, i);
     return (h & 31) == 0 ? 0u : static_cast<unsigned>(mix(h) % 1000001);
@@ -105,6 +109,7 @@ struct RandomValues<unsigned> {
 /// Bytes: uniform over 0..255.
 template <>
 struct RandomValues<std::uint8_t> {
+  /// Element `i` of the values drawn from `seed`.
   HARNESS_HD std::uint8_t operator()(std::uint64_t seed, std::size_t i) const {
     return static_cast<std::uint8_t>(mix(element_hash(seed, i)) >> 56);
   }
@@ -113,6 +118,7 @@ struct RandomValues<std::uint8_t> {
 /// float4: floats 4i .. 4i + 3 of RandomValues<float>.
 template <>
 struct RandomValues<float4> {
+  /// Element `i` of the values drawn from `seed`.
   HARNESS_HD float4 operator()(std::uint64_t seed, std::size_t i) const {
     const RandomValues<float> f;
     float4 v;
