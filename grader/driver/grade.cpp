@@ -144,6 +144,27 @@ std::string compiler_errors(const std::string& out, std::size_t max_lines) {
   return s;
 }
 
+std::string first_build_note(const std::string& lesson, const std::string& variant) {
+  // Measured on 2 cores (docs/measured/setup-2core.md): a lesson's hidden tests, launchers and
+  // kernels, about kFirstBuildSeconds per architecture (nvcc compiles the device code once per
+  // architecture, the host code once).
+  constexpr int kFirstBuildSecondsBase = 20;
+  constexpr int kFirstBuildSecondsPerArchitecture = 15;
+  std::vector<std::string> archs;
+  std::istringstream in(course::config::kCudaArchitectures);
+  for (std::string a; std::getline(in, a, ';');)
+    if (!a.empty()) archs.push_back("sm_" + a.substr(0, a.find('-')));
+  std::string list;
+  for (std::size_t i = 0; i < archs.size(); ++i)
+    list += (i == 0 ? "" : i + 1 == archs.size() ? " and " : ", ") + archs[i];
+  const int seconds =
+      kFirstBuildSecondsBase + kFirstBuildSecondsPerArchitecture * static_cast<int>(archs.size());
+  return fmt::format(
+      "building {}'s hidden tests{} for {} (first build of this lesson: about {} s on 2 cores) ...",
+      lesson, variant.empty() ? "" : " with the " + variant + " kernels",
+      list.empty() ? "this GPU" : list, seconds);
+}
+
 bool build_target(const GradeOptions& o, const std::string& target, std::string& log) {
   const unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
   // Two builds in one build tree at once (two lessons graded side by side) can corrupt it.
@@ -227,7 +248,9 @@ bool prepare(const course::Lesson& lesson, const GradeOptions& o, course::Lesson
   }
   const std::string target = target_name(lesson.id, o.variant);
   if (o.build) {
-    if (o.progress) fmt::print(stderr, "building {} ...\n", target);
+    // The first build of a lesson takes a while on a small machine: say so, once, on one line.
+    if (o.progress && !fs::exists(fs::path(o.lesson_bin_dir) / target))
+      fmt::print(stderr, "{}\n", first_build_note(lesson.id, o.variant));
     std::string log;
     if (!build_target(o, target, log)) {
       report.status = "build_failed";

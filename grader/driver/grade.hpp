@@ -42,6 +42,10 @@ struct GradeOptions {
 /// Name of the executable target that grades `lesson` (with an optional variant).
 std::string target_name(const std::string& lesson, const std::string& variant);
 
+/// The line printed before a lesson's first build (no executable yet): what is built, for which
+/// architectures, and roughly how long that takes on 2 cores.
+std::string first_build_note(const std::string& lesson, const std::string& variant);
+
 /// Builds the target; on failure returns false and fills `log` with the compiler's errors.
 bool build_target(const GradeOptions& options, const std::string& target, std::string& log);
 
