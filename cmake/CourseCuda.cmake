@@ -66,15 +66,20 @@ if(CMAKE_CUDA_COMPILER AND NOT DEFINED CMAKE_CUDA_ARCHITECTURES AND NOT DEFINED 
     set(why "the GPU found at configure time (nvidia-smi)")
   elseif(COURSE_ARCHITECTURES_WITHOUT_GPU)
     set(detected ${COURSE_ARCHITECTURES_WITHOUT_GPU})
-    set(why "no GPU found at configure time; COURSE_ARCHITECTURES_WITHOUT_GPU")
+    set(why "no usable GPU found at configure time; COURSE_ARCHITECTURES_WITHOUT_GPU")
   else()
     set(detected ${COURSE_DEFAULT_ARCHITECTURES})
-    set(why "no GPU found at configure time; the course's fixed list")
+    set(why "no usable GPU found at configure time; the course's fixed list")
   endif()
   set(CMAKE_CUDA_ARCHITECTURES ${detected} CACHE STRING
       "CUDA architectures to build the lessons for (${why})")
   message(STATUS "CUDA architectures: ${detected} (${why}; -DCMAKE_CUDA_ARCHITECTURES=... "
                  "overrides)")
+endif()
+
+# grader/tests/cuda_architectures_check.cmake checks the choice above without enabling CUDA.
+if(COURSE_CUDA_ARCHITECTURES_ONLY)
+  return()
 endif()
 
 if(CMAKE_CUDA_COMPILER)
