@@ -9,11 +9,12 @@
 #   grade_<id>__<variant> with COURSE_DEV_TARGETS: the same tests linked with solutions/ ("solution"),
 #                         exercises/ as shipped ("stub": git HEAD's copy, see
 #                         CourseShippedStub.cmake) and each wrong kernel
-#                         grader/lessons/<id>/wrong/NAME.cu the manifest lists; each is also a ctest (gpu.<id>.<variant>). The wrong
-#                         kernels' targets are not part of `all` (grader dev check builds each one
-#                         it grades) and their tests carry the label `catalogue`, which the test
-#                         preset leaves out: the README's test command grades every solution and
-#                         stub; `grader dev check` (or ctest -L catalogue) the whole catalogue
+#                         grader/lessons/<id>/wrong/NAME.cu the manifest lists; each is also a
+#                         ctest (gpu.<id>.<variant>). The wrong kernels' targets are not part of
+#                         `all` (grader dev check builds each one it grades) and their tests carry
+#                         the label `catalogue`, which the test preset leaves out: the README's
+#                         test command grades every solution and stub; `grader dev check` (or
+#                         ctest -L catalogue) the whole catalogue
 #   steps/<id>.hpp        generated header: the lesson's `enum class Step` in the manifest's order,
 #                         step_name() and lesson_id(), in the lesson's namespace (its id without
 #                         the number: 07_transpose -> transpose)
@@ -202,8 +203,10 @@ function(_course_add_variants id lesson_json)
   # step's wrong kernels.
   foreach(variant IN LISTS variants wrong_variants)
     if(variant STREQUAL "stub" AND NOT COURSE_STUB_FROM_GIT)
-      course_add_skipped_test(gpu.${id}.stub "${COURSE_STUB_UNDECIDED}: grade the stub with "
-                              "`./build-test/grader dev check --lesson ${id} --only stub`")
+      string(CONCAT why "${COURSE_STUB_UNDECIDED}. Without git the stub variant compiles "
+                        "exercises/${id}/ as it is, which `./build-test/grader dev check --lesson "
+                        "${id} --only stub` grades")
+      course_add_skipped_test(gpu.${id}.stub "${why}")
       continue()
     endif()
     if(variant IN_LIST variants)
