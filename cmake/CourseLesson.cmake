@@ -7,12 +7,14 @@
 #   grade_<id>            the hidden tests linked with the kernels from exercises/<id>/ (or
 #                         solutions/<id>/ with COURSE_SOLUTIONS): what `grader <id>` builds and runs
 #   grade_<id>__<variant> with COURSE_DEV_TARGETS: the same tests linked with solutions/ ("solution"),
-#                         exercises/ ("stub") and each wrong kernel grader/lessons/<id>/wrong/NAME.cu
-#                         the manifest lists; each is also a ctest (gpu.<id>.<variant>). The wrong
-#                         kernels' targets are not part of `all` (grader dev check builds each one
-#                         it grades) and their tests carry the label `catalogue`, which the test
-#                         preset leaves out: the README's test command grades every solution and
-#                         stub; `grader dev check` (or ctest -L catalogue) the whole catalogue
+#                         exercises/ as shipped ("stub": git HEAD's copy, see
+#                         CourseShippedStub.cmake) and each wrong kernel
+#                         grader/lessons/<id>/wrong/NAME.cu the manifest lists; each is also a
+#                         ctest (gpu.<id>.<variant>). The wrong kernels' targets are not part of
+#                         `all` (grader dev check builds each one it grades) and their tests carry
+#                         the label `catalogue`, which the test preset leaves out: the README's
+#                         test command grades every solution and stub; `grader dev check` (or
+#                         ctest -L catalogue) the whole catalogue
 #   steps/<id>.hpp        generated header: the lesson's `enum class Step` in the manifest's order,
 #                         step_name() and lesson_id(), in the lesson's namespace (its id without
 #                         the number: 07_transpose -> transpose)
@@ -20,6 +22,8 @@
 #
 # One lesson's missing or broken file affects only that lesson: its grade target then fails with
 # a message naming the file, and every other lesson still configures, builds and grades.
+
+include(${CMAKE_CURRENT_LIST_DIR}/CourseShippedStub.cmake)
 
 set(COURSE_MANIFEST ${PROJECT_SOURCE_DIR}/lessons/course.json)
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${COURSE_MANIFEST})
@@ -160,9 +164,13 @@ endfunction()
 # The instructors' variants of a lesson and the GPU tier's ctest for each.
 function(_course_add_variants id lesson_json)
   set(src ${PROJECT_SOURCE_DIR})
-  file(GLOB stub CONFIGURE_DEPENDS ${src}/exercises/${id}/*.cu)
+  # The stub as shipped (git HEAD), not the student's working copy: cmake/CourseShippedStub.cmake.
+  course_stub_sources(${id} ${src} stub)
   file(GLOB solution CONFIGURE_DEPENDS ${src}/solutions/${id}/*.cu)
   _course_grade_executable(${id} grade_${id}__stub "${stub}" "exercises/${id}/ has no .cu file")
+  if(TARGET lesson_${id}_shipped_stub AND TARGET grade_${id}__stub_kernels)
+    add_dependencies(grade_${id}__stub_kernels lesson_${id}_shipped_stub)
+  endif()
   _course_grade_executable(${id} grade_${id}__solution "${solution}"
                            "solutions/${id}/ has no .cu file")
   set(variants stub solution)
@@ -194,6 +202,13 @@ function(_course_add_variants id lesson_json)
   # H200. `grader dev check` (no flag) grades them, and the catalogue's tests grade the large
   # step's wrong kernels.
   foreach(variant IN LISTS variants wrong_variants)
+    if(variant STREQUAL "stub" AND NOT COURSE_STUB_FROM_GIT)
+      string(CONCAT why "${COURSE_STUB_UNDECIDED}. Without git the stub variant compiles "
+                        "exercises/${id}/ as it is, which `./build-test/grader dev check --lesson "
+                        "${id} --only stub` grades")
+      course_add_skipped_test(gpu.${id}.stub "${why}")
+      continue()
+    endif()
     if(variant IN_LIST variants)
       set(flags --no-build --skip-large)
       set(labels gpu)
@@ -210,6 +225,9 @@ endfunction()
 
 # Adds every lesson whose manifest status is "ready".
 function(course_add_lessons_from_manifest)
+  if(COURSE_DEV_TARGETS)
+    course_stub_origin(${PROJECT_SOURCE_DIR})  # git HEAD, or undecided
+  endif()
   string(JSON lessons GET "${COURSE_MANIFEST_TEXT}" lessons)
   string(JSON count LENGTH "${lessons}")
   math(EXPR last "${count} - 1")

@@ -197,6 +197,30 @@ std::string student_warnings(const std::string& build_output, const std::string&
   return out;
 }
 
+std::string first_build_note(const std::string& lesson, const std::string& variant) {
+  // From CPU time measured on 2 cores (docs/measured/setup-2core.md): lesson 01's first build
+  // with the harness it shares with every lesson took 52 s of CPU time for three architectures,
+  // 37 s of it host code compiled once (about 20 s on 2 cores) and about 3 s per architecture in
+  // the hidden tests' and kernels' device code, which nvcc compiles once per architecture. A
+  // later lesson reuses the harness, hence "up to".
+  constexpr int kFirstBuildSecondsBase = 20;
+  constexpr int kFirstBuildSecondsPerArchitecture = 3;
+  std::vector<std::string> archs;
+  std::istringstream in(course::config::kCudaArchitectures);
+  for (std::string a; std::getline(in, a, ';');)
+    if (!a.empty()) archs.push_back("sm_" + a.substr(0, a.find('-')));
+  std::string list;
+  for (std::size_t i = 0; i < archs.size(); ++i)
+    list += (i == 0 ? "" : i + 1 == archs.size() ? " and " : ", ") + archs[i];
+  const int seconds =
+      kFirstBuildSecondsBase + kFirstBuildSecondsPerArchitecture * static_cast<int>(archs.size());
+  return fmt::format(
+      "building {}'s hidden tests{} for {} (first build of this lesson: up to about {} s on 2 "
+      "cores) ...",
+      lesson, variant.empty() ? "" : " with the " + variant + " kernels",
+      list.empty() ? "this GPU" : list, seconds);
+}
+
 bool build_target(const GradeOptions& o, const std::string& target, std::string& log,
                   std::string* warnings) {
   const unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
@@ -291,7 +315,9 @@ bool prepare(const course::Lesson& lesson, const GradeOptions& o, course::Lesson
   }
   const std::string target = target_name(lesson.id, o.variant);
   if (o.build) {
-    if (o.progress) fmt::print(stderr, "building {} ...\n", target);
+    // The first build of a lesson takes a while on a small machine: say so, once, on one line.
+    if (o.progress && !fs::exists(fs::path(o.lesson_bin_dir) / target))
+      fmt::print(stderr, "{}\n", first_build_note(lesson.id, o.variant));
     std::string log;
     if (!build_target(o, target, log, &report.build_warnings)) {
       report.status = "build_failed";

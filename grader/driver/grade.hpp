@@ -49,6 +49,10 @@ std::string no_gpu_message(const std::string& cuda_error, const std::string& min
 /// Name of the executable target that grades `lesson` (with an optional variant).
 std::string target_name(const std::string& lesson, const std::string& variant);
 
+/// The line printed before a lesson's first build (no executable yet): what is built, for which
+/// architectures, and roughly how long that takes on 2 cores.
+std::string first_build_note(const std::string& lesson, const std::string& variant);
+
 /// Builds the target; on failure returns false and fills `log` with the compiler's errors. On
 /// success, `warnings` (when given) receives the compiler's warnings about the student's files
 /// (student_warnings()): from this build when it compiled them, else those of the build that last

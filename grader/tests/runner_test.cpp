@@ -662,6 +662,17 @@ TEST(CompilerErrors, CompileErrorsGetNoLinkExplanation) {
   EXPECT_EQ(kept.find("the link failed"), std::string::npos) << kept;
 }
 
+// A lesson's first build takes a while on a small machine; the grader says so on one line, with
+// the architectures this build tree compiles for (issue 19).
+TEST(FirstBuildNote, OneLineWithTheLessonArchitecturesAndDuration) {
+  const std::string note = driver::first_build_note("07_transpose", "");
+  EXPECT_EQ(note.find('\n'), std::string::npos) << note;
+  EXPECT_NE(note.find("building 07_transpose's hidden tests for sm_"), std::string::npos) << note;
+  EXPECT_NE(note.find("first build of this lesson: up to about "), std::string::npos) << note;
+  EXPECT_NE(driver::first_build_note("07_transpose", "solution").find("with the solution kernels"),
+            std::string::npos);
+}
+
 }  // namespace
 
 namespace {
