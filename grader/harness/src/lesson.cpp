@@ -7,8 +7,10 @@
 #include <cmath>
 #include <cstring>
 #include <exception>
+#include <optional>
 #include <random>
 #include <stdexcept>
+#include <system_error>
 #include <thread>
 
 #include "course/protocol.hpp"
@@ -173,13 +175,6 @@ void Case::refuse_handed_values(const std::string& name) const {
         "of a speed test is drawn on the device (Case::input(name, n, draw)), so that each timed "
         "launch gets inputs no earlier launch has seen",
         lesson_, step_, name));
-}
-
-std::vector<std::string> Case::undrawn_inputs() const {
-  std::vector<std::string> names;
-  for (const auto& b : buffers_)
-    if (b->role != detail::BufferBase::Role::output && !b->redraw) names.push_back(b->name);
-  return names;
 }
 
 void Case::prepare_timed(std::uint64_t draw_seed, cudaStream_t stream) {
@@ -373,6 +368,8 @@ class CheckedLaunches {
     c.snapshot_outputs(places(slot), !on_device_, stream);
   }
   std::vector<Kept>& kept() { return kept_; }
+  // Bytes of each buffer of the case that a launch writes (0 for inputs), as kept.
+  const std::vector<std::size_t>& buffer_bytes() const { return bytes_; }
   // Copies kept launch k's outputs to host memory, for its replay (one thread per launch).
   void read_back(std::size_t k) {
     kept_[k].outputs.resize(bytes_.size());
@@ -448,6 +445,7 @@ void run_speed(const std::string& lesson, const std::string& step,
          std::chrono::duration<double>(std::chrono::steady_clock::now() - first_start).count());
   if (!skipped.empty()) GTEST_SKIP() << skipped;
   record("bytes", c->task_bytes());
+  const std::string shape = c->prefix().substr(0, c->prefix().rfind(", seed"));
   if (!ran) {  // a CUDA error: the kernel failed, or never finished, on the timing shape
     ADD_FAILURE() << "not timed: on the timing shape (" << c->prefix() << ") "
                   << c->failures().back();
@@ -470,7 +468,12 @@ void run_speed(const std::string& lesson, const std::string& step,
   try {
     L2Flusher flusher(current_device().l2_bytes);
     CheckedLaunches checked;
-    const std::uint64_t base = seed + 1;
+    // The timed launches' draw seeds come from a secret 64-bit source, not from the process's
+    // printed seed: a kernel that read the first check's inputs could otherwise search the
+    // seed's 30 bits and compute the timed launches' inputs (and results) in advance. A kept
+    // launch's check uses the draw seed stored with it.
+    const std::uint64_t base =
+        (static_cast<std::uint64_t>(std::random_device{}()) << 32) ^ std::random_device{}();
     TimedLaunches k{c->ceiling_launch(), c->student_launch(),
                     [&](std::uint64_t launch, cudaStream_t st) {
                       c->prepare_timed(launch_seed(base, launch), st);
@@ -499,24 +502,46 @@ void run_speed(const std::string& lesson, const std::string& step,
     std::vector<CheckedLaunches::Kept>& kept = checked.kept();
     std::vector<std::vector<std::string>> wrong(kept.size());
     std::vector<std::exception_ptr> errors(kept.size());
-    std::vector<std::thread> threads;
     int device = 0;
     check(cudaGetDevice(&device), "cudaGetDevice");
-    for (std::size_t k = 0; k < kept.size(); ++k)
-      threads.emplace_back([&, k] {
+    // A check's own trouble (a CUDA error, a skip) is the harness's, never "wrong results":
+    // only the body's comparisons fill `wrong`.
+    const auto check_one = [&](std::size_t k) {
+      try {
+        check(cudaSetDevice(device), "cudaSetDevice");  // the device is set per thread
+        checked.read_back(k);
+        Case again(lesson, step, "timed", Case::Mode::timing, seed);
+        again.replay(kept[k].draw_seed, std::move(kept[k].outputs));
         try {
-          check(cudaSetDevice(device), "cudaSetDevice");  // the device is set per thread
-          checked.read_back(k);
-          Case again(lesson, step, "timed", Case::Mode::timing, seed);
-          again.replay(kept[k].draw_seed, std::move(kept[k].outputs));
-          std::string ignored;
-          run_case(again, body, ignored);
-          wrong[k] = again.failures();
-        } catch (...) {
-          errors[k] = std::current_exception();
+          body(again);
+        } catch (const SkipCase& e) {
+          throw std::logic_error(std::string("the check of a timed launch was skipped: ") +
+                                 e.what());
         }
-      });
-    for (std::thread& t : threads) t.join();
+        wrong[k] = again.failures();
+      } catch (...) {
+        errors[k] = std::current_exception();
+      }
+    };
+    // A check holds host copies of the case's inputs, outputs and reference: counted as six
+    // times the outputs' bytes (a reference in double and its tolerances are four times a float
+    // output). At once where the host has room for every check, else one after another.
+    std::size_t output_bytes = 0;
+    for (std::size_t b : checked.buffer_bytes()) output_bytes += b;
+    const std::optional<std::size_t> host = available_host_bytes();
+    const bool at_once = !host || *host > kept.size() * 6 * output_bytes;
+    std::vector<std::thread> threads;
+    for (std::size_t k = 0; k < kept.size(); ++k) {
+      if (at_once) {
+        try {
+          threads.emplace_back(check_one, k);
+          continue;
+        } catch (const std::system_error&) {  // no thread to be had: this check here
+        }
+      }
+      check_one(k);
+    }
+    for (std::thread& th : threads) th.join();
     for (const std::exception_ptr& e : errors)
       if (e) std::rethrow_exception(e);
     record("checked_launches", static_cast<double>(kept.size()));
@@ -525,11 +550,12 @@ void run_speed(const std::string& lesson, const std::string& step,
     for (std::size_t k = 0; k < kept.size(); ++k)
       if (!wrong[k].empty()) {
         ADD_FAILURE() << fmt::format(
-            "the timed results were wrong: timed launch {} of {}, on inputs of its own, left a "
-            "wrong output: {}. Only the first, untimed launch was right: a kernel must compute "
-            "its result from its input on every launch (the course checks the outputs of timed "
-            "launches chosen at random)",
-            kept[k].pair + 1, t.ratio.size(), wrong[k].front());
+            "the timed results were wrong: timed launch {} of {} ({}), on inputs of its own, "
+            "left a wrong output: {}. The first, untimed launch on this shape was right, so the "
+            "result depends on something besides the input: an earlier launch (a remembered "
+            "result) or a race between threads (run --sanitize). The course checks the outputs "
+            "of timed launches chosen at random",
+            kept[k].pair + 1, t.ratio.size(), shape, wrong[k].front());
         return;
       }
     if (d.verdict == course::Verdict::fail)

@@ -46,8 +46,9 @@ constexpr std::size_t kBatch = 10;  // pairs per synchronization
 }  // namespace
 
 void reset_persisting_l2() {
-  int max_bytes = 0;
-  check(cudaDeviceGetAttribute(&max_bytes, cudaDevAttrMaxPersistingL2CacheSize, 0),
+  int device = 0, max_bytes = 0;
+  check(cudaGetDevice(&device), "cudaGetDevice");
+  check(cudaDeviceGetAttribute(&max_bytes, cudaDevAttrMaxPersistingL2CacheSize, device),
         "cudaDeviceGetAttribute(cudaDevAttrMaxPersistingL2CacheSize)");
   if (max_bytes == 0) return;  // no persisting L2 on this GPU
   check(cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 0),

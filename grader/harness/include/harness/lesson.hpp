@@ -288,11 +288,17 @@ class Output {
 template <typename T>
 class InOut {
  public:
-  T* data() const { return buf_->memory.data(); }               ///< device pointer
-  std::size_t size() const { return buf_->size(); }             ///< elements (guard excluded)
-  const std::string& name() const { return buf_->name; }        ///< as in messages
-  const std::vector<T>& host() const { return buf_->initial; }  ///< the initial values
-  std::uint64_t seed() const { return buf_->seed; }             ///< as Input::seed()
+  T* data() const { return buf_->memory.data(); }         ///< device pointer
+  std::size_t size() const { return buf_->size(); }       ///< elements (guard excluded)
+  const std::string& name() const { return buf_->name; }  ///< as in messages
+  /// The initial values. @throws std::logic_error in a Case::keep_on_device() case.
+  const std::vector<T>& host() const {
+    if (buf_->device_only)
+      throw std::logic_error("InOut::host() of " + buf_->name +
+                             ": the case keeps it on the device");
+    return buf_->initial;
+  }
+  std::uint64_t seed() const { return buf_->seed; }  ///< as Input::seed()
   /// Copies the elements to the host. @throws CudaError.
   std::vector<T> download() const { return buf_->download(); }
 
@@ -496,9 +502,6 @@ class Case {
   /// The first input and output (or in-out) buffers, for the cudaMemcpy context figure.
   std::pair<const void*, void*> memcpy_pair(std::size_t& bytes) const;
 
-  /// Names of the buffers that cannot be drawn afresh (handed over as vectors): a speed test
-  /// needs none. Empty when every input is drawn.
-  std::vector<std::string> undrawn_inputs() const;
   /// Prepares the timed launch whose inputs come from `draw_seed`, enqueued on `stream`: every
   /// drawn buffer drawn anew from mix(draw_seed + its ordinal), as a Case whose draws start from
   /// `draw_seed` draws them; every output poisoned. @throws CudaError.
