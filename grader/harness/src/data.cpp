@@ -11,17 +11,6 @@
 
 namespace harness {
 
-namespace {
-
-// Fills v[i] = draw(seed, i) on all cores: timing shapes hold 2^26 elements, and each value
-// depends only on (seed, i), so the result is the same whatever the thread count.
-template <typename T>
-std::vector<T> generate(std::size_t n, std::uint64_t seed) {
-  return draw_values<T>(n, seed, RandomValues<T>{});
-}
-
-}  // namespace
-
 std::vector<float> host_transpose(const std::vector<float>& in, int rows, int cols) {
   if (rows < 0 || cols < 0 ||
       in.size() != static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols))
@@ -76,12 +65,13 @@ void parallel_for(std::size_t n,
 }
 
 std::vector<float> random_floats(std::size_t n, std::uint64_t seed) {
-  return generate<float>(n, seed);
+  return random_values<float>(n, seed);
 }
 
+// Each value depends only on (seed, i), so the result is the same whatever the thread count.
 template <typename T>
 std::vector<T> random_values(std::size_t n, std::uint64_t seed) {
-  return generate<T>(n, seed);
+  return draw_values<T>(n, seed, RandomValues<T>{});
 }
 template std::vector<float> random_values<float>(std::size_t, std::uint64_t);
 template std::vector<double> random_values<double>(std::size_t, std::uint64_t);

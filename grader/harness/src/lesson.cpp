@@ -352,7 +352,7 @@ class CheckedLaunches {
   struct Kept {
     std::uint64_t draw_seed = 0;
     std::size_t pair = 0;
-    std::vector<std::vector<std::uint8_t>> outputs;  // filled by outputs()
+    std::vector<std::vector<std::uint8_t>> outputs;  // filled by read_back()
   };
   // Called after timed pair `pair`'s student launch, which drew its inputs from `draw_seed`.
   void offer(const Case& c, std::uint64_t draw_seed, std::size_t pair, cudaStream_t stream) {

@@ -18,16 +18,8 @@ namespace {
 
 using coalescing::Step;
 
-// Random factors (gains, scale, dt): never 0, so that a kernel that writes zeros cannot match.
-std::vector<float> nonzero_floats(std::size_t n, std::uint64_t seed) {
-  std::vector<float> v = harness::random_floats(n, seed);
-  for (float& x : v)
-    if (x == 0.0f) x = 0.5f;
-  return v;
-}
-
-// The course's random floats with 0 replaced by 0.5, as a draw (harness/draw.hpp): a gain of 0
-// would hide a kernel that skips its channel.
+// Random factors (gains, scale, dt): never 0, so that a kernel that writes zeros cannot match. A
+// draw (harness/draw.hpp): the course's random floats with 0 replaced by 0.5.
 struct NonzeroFloats {
   HARNESS_HD float operator()(std::uint64_t seed, std::size_t i) const {
     const float x = harness::RandomValues<float>{}(seed, i);
@@ -92,7 +84,7 @@ MatrixShape matrix_timing() {
 }
 
 void row_major_2d(harness::Case& c, const MatrixShape& s) {
-  const float scale = nonzero_floats(1, c.seed() + 1)[0];
+  const float scale = harness::draw_values<float>(1, c.seed() + 1, NonzeroFloats{})[0];
   c.describe("scale_matrix",
              fmt::format("{}x{} (rows x cols, row-major), s = {}", s.rows, s.cols, scale));
   const std::size_t n = static_cast<std::size_t>(s.rows) * s.cols;

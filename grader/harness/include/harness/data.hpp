@@ -43,24 +43,16 @@ std::vector<T> random_values(std::size_t n, std::uint64_t seed);
 /// @param elements_per_item elements each item touches (e.g. the elements of a band of rows)
 void parallel_for(std::size_t n,
                   const std::function<void(std::size_t begin, std::size_t end)>& chunk,
-                  std::size_t elements_per_item);
-/// parallel_for() with one element per item.
-inline void parallel_for(std::size_t n,
-                         const std::function<void(std::size_t begin, std::size_t end)>& chunk) {
-  parallel_for(n, chunk, 1);
-}
+                  std::size_t elements_per_item = 1);
 
 /// `n` values of `draw` (harness/draw.hpp) from `seed`, drawn on the host on all cores: element
 /// i is draw(seed, i), the same bits the device draws (harness/fill.cuh).
 template <typename T, typename Draw>
 std::vector<T> draw_values(std::size_t n, std::uint64_t seed, Draw draw) {
   std::vector<T> v(n);
-  parallel_for(
-      n,
-      [&](std::size_t begin, std::size_t end) {
-        for (std::size_t i = begin; i < end; ++i) v[i] = draw(seed, i);
-      },
-      1);
+  parallel_for(n, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i) v[i] = draw(seed, i);
+  });
   return v;
 }
 

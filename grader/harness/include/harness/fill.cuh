@@ -17,7 +17,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "harness/buffer.hpp"
+#include "harness/buffer.hpp"  // DeviceCount
 
 namespace harness {
 
@@ -90,17 +90,8 @@ __device__ bool same_bits(const T& a, const T& b) {
   return true;
 }
 
-template <typename T>
-__device__ bool all_bytes(const T& a, unsigned char byte) {
-  const unsigned char* p = reinterpret_cast<const unsigned char*>(&a);
-  for (unsigned k = 0; k < sizeof(T); ++k)
-    if (p[k] != byte) return false;
-  return true;
-}
-
-// Counts elements of `got` whose bits differ from `expected[i]` (or, with expected null, from
-// draw(seed, i)); an element is unwritten when it still holds the poison byte (`before` null)
-// or before(seed, i).
+// Counts elements of `got` whose bits differ from expected(i); a differing element is unwritten
+// when before(i, got[i]) says it still holds what it held before the launch.
 template <typename T, typename Expected, typename Before>
 __global__ void count_differences(const T* got, std::size_t n, Expected expected, Before before,
                                   DeviceCount* count) {
@@ -131,12 +122,6 @@ struct FromDraw {
   Draw draw;
   __device__ T operator()(std::size_t i) const { return draw(seed, i); }
 };
-struct StillPoisoned {
-  template <typename T>
-  __device__ bool operator()(std::size_t, const T& g) const {
-    return all_bytes(g, kOutputPoison);
-  }
-};
 template <typename T, typename Draw>
 struct StillDrawn {
   std::uint64_t seed;
@@ -164,17 +149,10 @@ cudaError_t count_on_device(const T* got, std::size_t n, Expected expected, Befo
 
 }  // namespace detail
 
-/// Compares `got` with `expected` (both n elements on the device) bit for bit on the device; an
-/// element still holding kOutputPoison counts as unwritten. For outputs too large to copy to the
-/// host in reasonable time (lesson 03's 8 GiB arrays). @return the launch or copy error.
-template <typename T>
-cudaError_t compare_on_device(const T* expected, const T* got, std::size_t n, DeviceCount& out) {
-  return detail::count_on_device(got, n, detail::FromArray<T>{expected}, detail::StillPoisoned{},
-                                 out);
-}
-
-/// As above for an array updated in place whose values before the launch were draw(seed, i): an
-/// element that still holds them counts as unwritten.
+/// Compares `got` with `expected` (both n elements on the device) bit for bit on the device, for
+/// outputs too large to copy to the host in reasonable time (lesson 03's 8 GiB arrays): an array
+/// updated in place whose values before the launch were draw(seed, i), so an element that still
+/// holds them counts as unwritten. @return the launch or copy error.
 template <typename T, typename Draw>
 cudaError_t compare_in_place_on_device(const T* expected, const T* got, std::size_t n,
                                        std::uint64_t seed, Draw draw, DeviceCount& out) {

@@ -398,8 +398,11 @@ class Case {
   /// host loops over them, would take the host tens of seconds (lesson 03's 2^31 elements). Call
   /// it before the first buffer.
   void keep_on_device() { device_only_ = true; }
-  /// Whether keep_on_device() was called.
-  bool on_device() const { return device_only_; }
+
+  /// Refuses an input named `name` handed over as fixed values in the speed test (whose inputs
+  /// are drawn anew for every timed launch). @throws std::logic_error (a mistake in the hidden
+  /// test) when timing().
+  void refuse_handed_values(const std::string& name) const;
 
   /// Draws buffer `b` now (made by input(), in_out() or a pitched input): gives it the next
   /// ordinal and its seed, runs b.redraw and keeps the values as its pristine copy.
@@ -437,13 +440,10 @@ class Case {
            compare_bits(expected, got, [&](std::size_t i) { return still_poisoned(got[i]); }),
            where, advice, "never written");
   }
-  /// Compares `out` with `expected`, both on the device, bit for bit there (for keep_on_device()
-  /// cases); the message is worded as expect_exact's. Defined in nvcc-compiled code only.
-  template <typename T>
-  void expect_exact_on_device(const Output<T>& out, const T* expected, Where where = flat(),
-                              Advice advice = {});
-  /// As above for an array updated in place and drawn by in_out(name, n, draw): an element that
-  /// still holds its drawn value counts as never updated.
+  /// Compares an array updated in place, drawn by in_out(name, n, draw), with `expected`, both on
+  /// the device, bit for bit there (for keep_on_device() cases); an element that still holds its
+  /// drawn value counts as never updated, and the message is worded as expect_exact's. Defined in
+  /// nvcc-compiled code only.
   template <typename T, typename Draw>
   void expect_exact_on_device(const InOut<T>& a, const T* expected, Draw draw, Where where = flat(),
                               Advice advice = {});
@@ -535,8 +535,7 @@ class Case {
   }
   void admit(std::size_t n) const;             // throws SkipCase for large shapes under --quick
   std::size_t guard_for(std::size_t n) const;  // none when timing or under compute-sanitizer
-  void refuse_handed_values(const std::string& name) const;  // in the speed test
-  void restore_replayed();                                   // replay()'s outputs into buffers
+  void restore_replayed();                     // replay()'s outputs into buffers
 
   std::string lesson_, step_, name_, what_;
   Mode mode_;
@@ -599,18 +598,6 @@ Mismatches device_mismatches(const DeviceCount& d, std::size_t n, const T* expec
   return m;
 }
 }  // namespace detail
-
-template <typename T>
-void Case::expect_exact_on_device(const Output<T>& out, const T* expected, Where where,
-                                  Advice advice) {
-  DeviceCount d;
-  check(compare_on_device(expected, static_cast<const T*>(out.data()), out.size(), d),
-        "compare " + out.name() + " on the device");
-  T first{};
-  Mismatches m = detail::device_mismatches(d, out.size(), expected, out.data(), first);
-  m.first_unwritten = m.wrong > 0 && still_poisoned(first);
-  report(out.name(), m, where, advice, "never written");
-}
 
 template <typename T, typename Draw>
 void Case::expect_exact_on_device(const InOut<T>& a, const T* expected, Draw draw, Where where,

@@ -186,9 +186,7 @@ PitchedInput<T> pitched_input(Case& c, const std::string& name, int rows, int co
   if (rows < 1 || cols < 1 || values.size() != static_cast<std::size_t>(rows) * cols)
     throw std::invalid_argument("pitched_input " + name + ": needs rows, cols >= 1 and " +
                                 "rows * cols values");
-  if (c.timing())
-    throw std::logic_error("pitched_input " + name +
-                           ": a speed test's inputs are drawn on the device (no values)");
+  c.refuse_handed_values(name);
   const std::size_t guard = detail::pitched_guard_rows(c, rows, sizeof(T));
   auto b = std::make_unique<detail::PitchedBuffer<T>>(rows, cols, guard, 0);
   b->name = name;
