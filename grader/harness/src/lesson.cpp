@@ -10,8 +10,6 @@
 #include <optional>
 #include <random>
 #include <stdexcept>
-#include <system_error>
-#include <thread>
 
 #include "course/protocol.hpp"
 #include "harness/clocks.hpp"
@@ -162,9 +160,14 @@ void Case::expect_near(const InOut<float>& a, const std::vector<double>& exact,
 void Case::draw(detail::BufferBase& b) {
   b.ordinal = ++inputs_;
   b.seed = mix(draw_seed_ + static_cast<std::uint64_t>(b.ordinal));
-  if (replaying_ && b.draw_on_host) return b.draw_on_host(b.seed);  // same bits, no device
   check(b.redraw(b.seed, 0), "draw " + b.name + " on the device");
   wait(0, "draw " + b.name);
+  // The speed test's host copies are drawn on the host if a body asks for one (host()): a body
+  // that compares on the device never copies hundreds of MiB back.
+  if (timing() && b.draw_on_host) {
+    b.host_ready = false;
+    return;
+  }
   b.keep_drawn_values();
 }
 
@@ -198,10 +201,11 @@ void Case::snapshot_outputs(const std::vector<void*>& dst, bool to_host,
       buffers_[i]->snapshot(dst.at(i), to_host, stream);
 }
 
-void Case::replay(std::uint64_t draw_seed, std::vector<std::vector<std::uint8_t>> outputs) {
+void Case::replay(std::uint64_t draw_seed, std::vector<const void*> outputs, bool from_host) {
   draw_seed_ = draw_seed;
   replaying_ = true;
   replayed_ = std::move(outputs);
+  replayed_from_host_ = from_host;
 }
 
 void Case::restore_replayed() {
@@ -212,7 +216,32 @@ void Case::restore_replayed() {
         lesson_, step_, buffers_.size(), replayed_.size()));
   for (std::size_t i = 0; i < buffers_.size(); ++i)
     if (buffers_[i]->role != detail::BufferBase::Role::input)
-      buffers_[i]->restore(std::move(replayed_[i]));
+      buffers_[i]->restore(replayed_[i], replayed_from_host_);
+}
+
+bool Case::all_drawn() const {
+  for (const auto& b : buffers_)
+    if (b->role != detail::BufferBase::Role::output && (!b->redraw || b->adjusted)) return false;
+  return true;
+}
+
+void Case::vouch(const std::vector<double>& exact, const std::vector<double>& tolerance,
+                 const std::vector<Near>& device) const {
+  const auto close = [](double a, double b) {
+    return std::fabs(a - b) <= 1e-12 * std::max(std::fabs(a), std::fabs(b));
+  };
+  for (std::size_t i = 0; i < exact.size(); ++i)
+    if (!close(exact[i], device.at(i).exact) || !close(tolerance[i], device[i].tolerance))
+      disagree(i, fmt::format("{} (tolerance {})", show(exact[i]), show(tolerance[i])),
+               fmt::format("{} (tolerance {})", show(device[i].exact), show(device[i].tolerance)));
+}
+
+void Case::disagree(std::size_t i, const std::string& host, const std::string& device) const {
+  throw std::logic_error(fmt::format(
+      "hidden test {}.{} ({}): its device reference disagrees with its host reference at "
+      "element {}: {} on the host, {} on the device (a mistake in the hidden test, not in your "
+      "kernel)",
+      lesson_, step_, prefix(), i, host, device));
 }
 
 void Case::fail(const std::string& message) {
@@ -352,7 +381,7 @@ class CheckedLaunches {
   struct Kept {
     std::uint64_t draw_seed = 0;
     std::size_t pair = 0;
-    std::vector<std::vector<std::uint8_t>> outputs;  // filled by read_back()
+    std::size_t slot = 0;  // where its outputs are: places(slot)
   };
   // Called after timed pair `pair`'s student launch, which drew its inputs from `draw_seed`.
   void offer(const Case& c, std::uint64_t draw_seed, std::size_t pair, cudaStream_t stream) {
@@ -361,29 +390,26 @@ class CheckedLaunches {
     if (seen_ > kChecked) slot = std::uniform_int_distribution<std::size_t>(0, seen_ - 1)(rng_);
     if (slot >= kChecked) return;
     if (kept_.empty()) allocate(c);
-    if (slot >= kept_.size()) slot = kept_.size();
-    if (slot == kept_.size()) kept_.push_back({});
+    if (slot >= kept_.size()) {
+      slot = kept_.size();
+      kept_.push_back({});
+      kept_[slot].slot = slot;
+    }
     kept_[slot].draw_seed = draw_seed;
     kept_[slot].pair = pair;
-    c.snapshot_outputs(places(slot), !on_device_, stream);
+    std::vector<void*> dst;
+    for (const void* p : places(slot)) dst.push_back(const_cast<void*>(p));
+    c.snapshot_outputs(dst, !on_device_, stream);
   }
-  std::vector<Kept>& kept() { return kept_; }
-  // Bytes of each buffer of the case that a launch writes (0 for inputs), as kept.
-  const std::vector<std::size_t>& buffer_bytes() const { return bytes_; }
-  // Copies kept launch k's outputs to host memory, for its replay (one thread per launch).
-  void read_back(std::size_t k) {
-    kept_[k].outputs.resize(bytes_.size());
-    for (std::size_t i = 0; i < bytes_.size(); ++i) {
-      if (bytes_[i] == 0) continue;
-      std::vector<std::uint8_t>& out = kept_[k].outputs[i];
-      out.resize(bytes_[i]);
-      if (on_device_)
-        check(cudaMemcpy(out.data(), device_[k]->data() + offset_[i], bytes_[i],
-                         cudaMemcpyDeviceToHost),
-              "read back a timed launch's output");
-      else
-        std::memcpy(out.data(), host_[k].data() + offset_[i], bytes_[i]);
-    }
+  const std::vector<Kept>& kept() const { return kept_; }
+  bool on_host() const { return !on_device_; }
+  // Where kept launch `slot`'s outputs are, one pointer per buffer of the case (inputs' unused).
+  std::vector<const void*> places(std::size_t slot) const {
+    std::vector<const void*> p;
+    for (std::size_t i = 0; i < bytes_.size(); ++i)
+      p.push_back(on_device_ ? static_cast<const void*>(device_[slot]->data() + offset_[i])
+                             : static_cast<const void*>(host_[slot].data() + offset_[i]));
+    return p;
   }
 
  private:
@@ -394,6 +420,7 @@ class CheckedLaunches {
       offset_.push_back(total);
       total += b;
     }
+    // Room for the copies beside the replays' own buffers (as large as the timed case's).
     on_device_ = free_device_bytes() > kChecked * total + (std::size_t(1) << 30);
     for (std::size_t k = 0; k < kChecked; ++k) {
       if (on_device_)
@@ -401,13 +428,6 @@ class CheckedLaunches {
       else
         host_.emplace_back(total);
     }
-  }
-  std::vector<void*> places(std::size_t slot) {
-    std::vector<void*> p;
-    for (std::size_t i = 0; i < bytes_.size(); ++i)
-      p.push_back(on_device_ ? static_cast<void*>(device_[slot]->data() + offset_[i])
-                             : static_cast<void*>(host_[slot].data() + offset_[i]));
-    return p;
   }
   std::mt19937_64 rng_{std::random_device{}()};
   std::size_t seen_ = 0;
@@ -494,56 +514,27 @@ void run_speed(const std::string& lesson, const std::string& step,
       record("memcpy_gbps", memcpy_gbps(dst, src, memcpy_bytes, flusher));
 
     // 3. The outputs of timed launches chosen at random, checked by the test's own body on
-    // those launches' inputs: a kernel that replays or reuses an earlier result fails. The
-    // checks are independent (host memory only), so they run at once, one thread each.
+    // those launches' inputs, drawn again on the device: a kernel that replays or reuses an
+    // earlier result fails. One after another, each in the device memory the timed case freed;
+    // a body that compares on the device (expect_exact with a device reference) takes
+    // milliseconds per check.
     const auto checks_start = std::chrono::steady_clock::now();
     wait(0, "timed launches");
     c.reset();
-    std::vector<CheckedLaunches::Kept>& kept = checked.kept();
+    const std::vector<CheckedLaunches::Kept>& kept = checked.kept();
     std::vector<std::vector<std::string>> wrong(kept.size());
-    std::vector<std::exception_ptr> errors(kept.size());
-    int device = 0;
-    check(cudaGetDevice(&device), "cudaGetDevice");
-    // A check's own trouble (a CUDA error, a skip) is the harness's, never "wrong results":
-    // only the body's comparisons fill `wrong`.
-    const auto check_one = [&](std::size_t k) {
-      try {
-        check(cudaSetDevice(device), "cudaSetDevice");  // the device is set per thread
-        checked.read_back(k);
-        Case again(lesson, step, "timed", Case::Mode::timing, seed);
-        again.replay(kept[k].draw_seed, std::move(kept[k].outputs));
-        try {
-          body(again);
-        } catch (const SkipCase& e) {
-          throw std::logic_error(std::string("the check of a timed launch was skipped: ") +
-                                 e.what());
-        }
-        wrong[k] = again.failures();
-      } catch (...) {
-        errors[k] = std::current_exception();
-      }
-    };
-    // A check holds host copies of the case's inputs, outputs and reference: counted as six
-    // times the outputs' bytes (a reference in double and its tolerances are four times a float
-    // output). At once where the host has room for every check, else one after another.
-    std::size_t output_bytes = 0;
-    for (std::size_t b : checked.buffer_bytes()) output_bytes += b;
-    const std::optional<std::size_t> host = available_host_bytes();
-    const bool at_once = !host || *host > kept.size() * 6 * output_bytes;
-    std::vector<std::thread> threads;
     for (std::size_t k = 0; k < kept.size(); ++k) {
-      if (at_once) {
-        try {
-          threads.emplace_back(check_one, k);
-          continue;
-        } catch (const std::system_error&) {  // no thread to be had: this check here
-        }
+      // A check's own trouble (a CUDA error, a skip) is the harness's, never "wrong results":
+      // only the body's comparisons fill `wrong`.
+      Case again(lesson, step, "timed", Case::Mode::timing, seed);
+      again.replay(kept[k].draw_seed, checked.places(kept[k].slot), checked.on_host());
+      try {
+        body(again);
+      } catch (const SkipCase& e) {
+        throw std::logic_error(std::string("the check of a timed launch was skipped: ") + e.what());
       }
-      check_one(k);
+      wrong[k] = again.failures();
     }
-    for (std::thread& th : threads) th.join();
-    for (const std::exception_ptr& e : errors)
-      if (e) std::rethrow_exception(e);
     record("checked_launches", static_cast<double>(kept.size()));
     record("check_seconds",
            std::chrono::duration<double>(std::chrono::steady_clock::now() - checks_start).count());

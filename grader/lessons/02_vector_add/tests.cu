@@ -43,6 +43,15 @@ std::vector<float> host_add(const std::vector<float>& a, const std::vector<float
   return c;
 }
 
+// The device reference (harness::Reference): a[i] + b[i] from the inputs' draws, one rounding.
+struct SumOfDraws {
+  std::uint64_t a_seed, b_seed;
+  __device__ float operator()(std::size_t i) const {
+    const harness::RandomValues<float> draw;
+    return __fadd_rn(draw(a_seed, i), draw(b_seed, i));
+  }
+};
+
 void kernel_case(harness::Case& c, const int& n) {
   const int blocks = (n + vector_add::BLOCK_THREADS - 1) / vector_add::BLOCK_THREADS;
   c.describe("add", fmt::format("n = {} ({} block{} of {} threads)", n, blocks,
@@ -58,7 +67,10 @@ void kernel_case(harness::Case& c, const int& n) {
     return fmt::format("c[{0}] should be a[{0}] + b[{0}] = {1} + {2}", m.first,
                        harness::show(a.host()[m.first]), harness::show(b.host()[m.first]));
   };
-  c.expect_exact(out, host_add(a.host(), b.host(), n), harness::flat(), advice);
+  c.expect_exact(out,
+                 harness::reference([&] { return host_add(a.host(), b.host(), n); },
+                                    SumOfDraws{a.seed(), b.seed()}),
+                 harness::flat(), advice);
 }
 
 // ============================== host ==============================

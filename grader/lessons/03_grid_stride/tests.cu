@@ -115,9 +115,9 @@ float scale_for(std::uint64_t seed) {
 
 // What the first wrong element says about the kernel: never updated (its thread and pass), or
 // updated k > 1 times (y + k * a * x, found by repeating the update on the host).
-harness::Advice advice(long long threads, float a, const std::vector<float>& x,
-                       const std::vector<float>& y) {
-  return [=, &x, &y](const harness::Mismatches& m) -> std::string {
+harness::Advice advice(long long threads, float a, const harness::Input<float>& xs,
+                       const harness::InOut<float>& ys) {
+  return [=](const harness::Mismatches& m) -> std::string {
     const long long i = static_cast<long long>(m.first), t = i % threads;
     if (m.first_unwritten)
       return fmt::format(
@@ -127,6 +127,7 @@ harness::Advice advice(long long threads, float a, const std::vector<float>& x,
           i, threads, t, t / grid_stride::BLOCK_THREADS, t % grid_stride::BLOCK_THREADS,
           i / threads + 1, threads);
     const float got = std::strtof(m.got.c_str(), nullptr);
+    const std::vector<float>&x = xs.host(), &y = ys.host();
     const float ax = a * x[i];  // exact: a is a power of two
     float v = y[i];
     for (long long k = 1; k <= (1 << 20); ++k) {
@@ -160,19 +161,44 @@ Saxpy saxpy_arrays(harness::Case& c, const Shape& s) {
   return {blocks, a, x, c.in_out<float>("y", static_cast<std::size_t>(s.n))};
 }
 
+// The device reference (harness::Reference): a * x[i] + y[i] from the draws of x and y. a is a
+// power of two, so a * x[i] is exact and a fused multiply-add rounds as the host's separate
+// multiply and add do.
+struct SaxpyOfDraws {
+  float a;
+  std::uint64_t x_seed, y_seed;
+  __device__ float initial(std::size_t i) const {
+    return harness::RandomValues<float>{}(y_seed, i);
+  }
+  __device__ float operator()(std::size_t i) const {
+    return __fadd_rn(__fmul_rn(a, harness::RandomValues<float>{}(x_seed, i)), initial(i));
+  }
+};
+
+// y compared with a * x + y as drawn: on the host for small shapes, on the device in the speed
+// test and in the large cases (Case::keep_on_device()).
+void expect_saxpy(harness::Case& c, float a, const harness::Input<float>& x,
+                  const harness::InOut<float>& y, harness::Advice advice) {
+  const auto host = [&] {
+    const std::vector<float>& hx = x.host();
+    const std::vector<float>& hy = y.host();
+    std::vector<float> expected(hx.size());
+    harness::parallel_for(expected.size(), [&](std::size_t begin, std::size_t end) {
+      for (std::size_t i = begin; i < end; ++i) expected[i] = a * hx[i] + hy[i];
+    });
+    return expected;
+  };
+  c.expect_exact(y, harness::reference(host, SaxpyOfDraws{a, x.seed(), y.seed()}), harness::flat(),
+                 advice);
+}
+
 void saxpy_case(harness::Case& c, const Shape& s) {
   const auto [blocks, a, x, y] = saxpy_arrays(c, s);
   c.launch(grid_stride::launch_saxpy, s.n, a, x, y, blocks);
   c.ceiling(grid_stride::launch_copy_grid_stride, s.n, x, y, blocks);
   c.bytes(12.0 * static_cast<double>(s.n));  // read x[i] and y[i], write y[i]
-  const std::vector<float>& hx = x.host();
-  const std::vector<float>& hy = y.host();
-  std::vector<float> expected(hx.size());
-  harness::parallel_for(expected.size(), [&](std::size_t begin, std::size_t end) {
-    for (std::size_t i = begin; i < end; ++i) expected[i] = a * hx[i] + hy[i];
-  });
   const long long threads = static_cast<long long>(blocks) * grid_stride::BLOCK_THREADS;
-  c.expect_exact(y, expected, harness::flat(), advice(threads, a, hx, hy));
+  expect_saxpy(c, a, x, y, advice(threads, a, x, y));
 }
 
 // ============================== large ==============================
@@ -188,26 +214,14 @@ std::string int_note(long long n) {
       course::group_thousands(n));
 }
 
-// The expected y of a large case, on the device: a * x[i] + y[i], y[i] drawn again from y's
-// seed. a is a power of two, so a * x[i] is exact and a fused multiply-add rounds as the host's
-// separate multiply and add do (saxpy_case's reference).
-__global__ void saxpy_reference(long long n, float a, const float* x, std::uint64_t y_seed,
-                                float* expected) {
-  const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
-  for (long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
-       i += stride)
-    expected[i] = __fadd_rn(__fmul_rn(a, x[i]),
-                            harness::RandomValues<float>{}(y_seed, static_cast<std::size_t>(i)));
-}
-
-// 2^31 + 17 elements: x, y and the expected y stay on the device (drawn, computed and compared
-// there), so the case takes about a second instead of the host's 30 s over 8 GiB arrays.
+// 2^31 + 17 elements: x and y stay on the device (drawn there, and compared there with the
+// reference computed from their draws), so the case takes about a second instead of the host's
+// 30 s over 8 GiB arrays.
 void large_case(harness::Case& c, const Shape& s) {
   const std::size_t array = static_cast<std::size_t>(s.n) * sizeof(float);
-  harness::require_memory(
-      3 * array + (512ull << 20), 1ull << 30,
-      fmt::format("the large case (x, y and the expected y on the device, {} floats each)",
-                  course::group_thousands(s.n)));
+  harness::require_memory(2 * array + (512ull << 20), 1ull << 30,
+                          fmt::format("the large case (x and y on the device, {} floats each)",
+                                      course::group_thousands(s.n)));
   c.keep_on_device();
   const auto [blocks, a, x, y] = saxpy_arrays(c, s);
   try {
@@ -216,11 +230,7 @@ void large_case(harness::Case& c, const Shape& s) {
     c.fail(int_note(s.n));  // then the error itself, added by the harness
     throw;
   }
-  harness::DeviceBuffer<float> expected(static_cast<std::size_t>(s.n));
-  saxpy_reference<<<4096, 256>>>(s.n, a, x.data(), y.seed(), expected.data());
-  harness::check(cudaGetLastError(), "launch the reference saxpy");
-  harness::wait(0, "the reference saxpy");
-  c.expect_exact_on_device(y, expected.data(), harness::RandomValues<float>{});
+  expect_saxpy(c, a, x, y, {});
   if (!c.failures().empty()) c.fail(int_note(s.n));
 }
 

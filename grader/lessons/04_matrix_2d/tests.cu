@@ -82,6 +82,22 @@ void reference(const std::vector<float>& in, float a, float b, std::vector<doubl
   }
 }
 
+// The device reference (harness::Reference): the same exact value and tolerance, element i from
+// the input's draw; every operation rounded once as on the host (__dmul_rn, __fmaf_rn, ...:
+// nothing contracted).
+struct ScaleAddOfDraws {
+  std::uint64_t in_seed;
+  float a, b;
+  __device__ harness::Near operator()(std::size_t i) const {
+    const float x = harness::RandomValues<float>{}(in_seed, i);
+    const double exact = __dadd_rn(__dmul_rn(static_cast<double>(a), static_cast<double>(x)),
+                                   static_cast<double>(b));
+    const float fused = __fmaf_rn(a, x, b), separate = __fadd_rn(__fmul_rn(a, x), b);
+    return {exact, fmax(fabs(__dsub_rn(static_cast<double>(fused), exact)),
+                        fabs(__dsub_rn(static_cast<double>(separate), exact)))};
+  }
+};
+
 // When elements were never written: where they are. A strip along the bottom edge from row
 // 32 * ceil(cols / 32) on, or along the right edge from column 8 * ceil(rows / 8) on, is exactly
 // what a kernel that takes the row from the x indices (and the column from y) cannot reach under
@@ -134,7 +150,8 @@ void dense(harness::Case& c, const Shape& s) {
 }
 
 void pitched(harness::Case& c, const Shape& s) {
-  const auto [a, b] = factors(c.seed() + 1);
+  const std::pair<float, float> ab = factors(c.seed() + 1);
+  const float a = ab.first, b = ab.second;
   c.describe("scale_add_pitched", shape_name(s));
   const auto in = harness::pitched_input<float>(c, "in", s.rows, s.cols);
   const auto out =
@@ -148,10 +165,13 @@ void pitched(harness::Case& c, const Shape& s) {
   c.ceiling(matrix_2d::launch_copy_pitched, in.data(), in.pitch(), out.data(), out.pitch(), s.rows,
             s.cols);
   c.bytes(2.0 * static_cast<double>(s.rows) * s.cols * sizeof(float));  // padding not counted
-  std::vector<double> exact, tolerance;
-  reference(in.host(), a, b, exact, tolerance);
-  harness::expect_near(c, out, exact, tolerance, harness::row_major(s.cols),
-                       unwritten_region(out, s.rows, s.cols));
+  const auto host = [&] {
+    std::pair<std::vector<double>, std::vector<double>> r;
+    reference(in.host(), a, b, r.first, r.second);
+    return r;
+  };
+  harness::expect_near(c, out, harness::reference(host, ScaleAddOfDraws{in.seed(), a, b}),
+                       harness::row_major(s.cols), unwritten_region(out, s.rows, s.cols));
 }
 
 }  // namespace

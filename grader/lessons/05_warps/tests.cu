@@ -67,9 +67,10 @@ int branch_timing() {
 }
 
 // What the first wrong element says: the other parity's chain, or no thread at all.
-harness::Advice branch_advice(const std::vector<float>& x) {
-  return [&x](const harness::Mismatches& m) -> std::string {
+harness::Advice branch_advice(const harness::Input<float>& xs) {
+  return [xs](const harness::Mismatches& m) -> std::string {
     const std::size_t i = m.first;
+    const std::vector<float>& x = xs.host();
     if (m.first_unwritten)
       return fmt::format(
           "No thread wrote out[{}], element {} of block {}. Each block's 256 threads must cover "
@@ -86,6 +87,16 @@ harness::Advice branch_advice(const std::vector<float>& x) {
   };
 }
 
+// The device reference (harness::Reference): element i's chain on x[i] as drawn, computed with
+// the same functions as the host's (warps.cuh), which agree bit for bit on both sides.
+struct BranchOfDraws {
+  std::uint64_t seed;
+  __device__ float operator()(std::size_t i) const {
+    const float x = BranchInput{}(seed, i);
+    return (i % 2 == 1) ? warps::odd_work(x) : warps::even_work(x);
+  }
+};
+
 void uniform_branch(harness::Case& c, const int& n) {
   c.describe("uniform_branch", fmt::format("n = {} (ceil(n / 256) blocks of 256 threads)",
                                            course::group_thousands(n)));
@@ -94,8 +105,11 @@ void uniform_branch(harness::Case& c, const int& n) {
   c.launch(warps::launch_uniform_branch, x, out, n);
   c.ceiling(warps::launch_branch_rung, x, out, n);
   c.bytes(8.0 * n);  // read x[i], write out[i]; the time is in the chains, the gate is a ratio
-  c.expect_exact(out, branch_expected(static_cast<std::size_t>(n), x.seed()), harness::flat(),
-                 branch_advice(x.host()));
+  c.expect_exact(
+      out,
+      harness::reference([&] { return branch_expected(static_cast<std::size_t>(n), x.seed()); },
+                         BranchOfDraws{x.seed()}),
+      harness::flat(), branch_advice(x));
 }
 
 // ============================== warp_reduce ==============================
@@ -236,8 +250,9 @@ int sum_grid(long long n) {
 
 // What a wrong integer sum is: one block's part (a store instead of atomicAdd), or the grid's
 // first pass only (no grid-stride loop). Exact in double: every partial sum here is an integer.
-harness::Advice sum_advice(const std::vector<float>& x, int blocks) {
-  return [&x, blocks](const harness::Mismatches& m) -> std::string {
+harness::Advice sum_advice(const harness::Input<float>& xs, int blocks) {
+  return [xs, blocks](const harness::Mismatches& m) -> std::string {
+    const std::vector<float>& x = xs.host();
     const double got = std::strtod(m.got.c_str(), nullptr);
     const long long threads = static_cast<long long>(blocks) * kBlock;
     std::vector<double> block_part(static_cast<std::size_t>(blocks), 0.0);
@@ -267,6 +282,26 @@ harness::Advice sum_advice(const std::vector<float>& x, int blocks) {
   };
 }
 
+// The exact sum of n NonzeroIntegers drawn from `seed`, on the device (the speed test's
+// reference: the host would draw and add 2^26 values for each check). Integers: 64-bit atomics
+// make it exact in any order.
+__global__ void integer_sum_of_draws(std::uint64_t seed, std::size_t n, long long* sum) {
+  long long mine = 0;
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += stride)
+    mine += static_cast<long long>(NonzeroIntegers{}(seed, i));
+  atomicAdd(reinterpret_cast<unsigned long long*>(sum), static_cast<unsigned long long>(mine));
+}
+
+double integer_sum_on_device(std::uint64_t seed, std::size_t n) {
+  harness::DeviceBuffer<long long> sum(1, 0);
+  harness::check(cudaMemset(sum.data(), 0, sizeof(long long)), "clear the reference sum");
+  integer_sum_of_draws<<<1024, 256>>>(seed, n, sum.data());
+  harness::check(cudaGetLastError(), "launch the reference sum");
+  return static_cast<double>(sum.download()[0]);
+}
+
 void array_sum(harness::Case& c, const SumShape& s) {
   const int blocks = sum_grid(s.n);
   c.describe("array_sum",
@@ -282,16 +317,21 @@ void array_sum(harness::Case& c, const SumShape& s) {
   c.launch(warps::launch_array_sum, x, out, s.n);
   c.ceiling(warps::launch_cub_sum, x, out, s.n);
   c.bytes(4.0 * static_cast<double>(s.n));  // read x once; the 4 bytes of *out are not counted
-  const std::vector<float>& hx = x.host();
   if (s.data == Data::integers) {
-    double exact = 0;  // integers: exact in double as well (|sum| < 2^53)
-    for (float v : hx) exact += v;
+    // integers: exact in double as well (|sum| < 2^53); the speed test's on the device
+    double exact = 0;
+    if (c.timing()) {
+      exact = integer_sum_on_device(x.seed(), n);
+    } else {
+      for (float v : x.host()) exact += v;
+      if (c.all_drawn()) c.vouch(std::vector<double>{exact}, {integer_sum_on_device(x.seed(), n)});
+    }
     c.expect_exact(out, std::vector<float>{static_cast<float>(exact)}, harness::flat(),
-                   sum_advice(hx, blocks));
+                   sum_advice(x, blocks));
     return;
   }
   double exact = 0, magnitude = 0;
-  for (float v : hx) {
+  for (float v : x.host()) {
     exact += v;
     magnitude += std::fabs(v);
   }

@@ -8,6 +8,7 @@
 // (computed in double) within 1e-6 * (|x| + |vx * dt|), about 8 units in the last place of the
 // larger term, far below any real mistake (a missing or doubled update, a wrong field).
 #include <cmath>
+#include <utility>
 #include <vector>
 
 #include "coalescing.cuh"
@@ -24,6 +25,29 @@ struct NonzeroFloats {
   HARNESS_HD float operator()(std::uint64_t seed, std::size_t i) const {
     const float x = harness::RandomValues<float>{}(seed, i);
     return x == 0.0f ? 0.5f : x;
+  }
+};
+
+// Device references (harness::Reference): each element from the inputs' draws, as the host
+// references compute it; a float product is rounded once (__fmul_rn: never contracted).
+struct ScaledChannels {
+  std::uint64_t in_seed, gain_seed;
+  std::size_t n;
+  __device__ float operator()(std::size_t k) const {
+    return __fmul_rn(harness::RandomValues<float>{}(in_seed, k), NonzeroFloats{}(gain_seed, k / n));
+  }
+};
+struct Scaled {
+  std::uint64_t in_seed;
+  float scale;
+  __device__ float operator()(std::size_t k) const {
+    return __fmul_rn(harness::RandomValues<float>{}(in_seed, k), scale);
+  }
+};
+struct Copied {
+  std::uint64_t in_seed;
+  __device__ float operator()(std::size_t k) const {
+    return harness::RandomValues<float>{}(in_seed, k);
   }
 };
 
@@ -57,11 +81,17 @@ void by_channel(harness::Case& c, const ChannelShape& s) {
   c.launch(coalescing::launch_scale_channels, in, gain, out, s.channels, s.n);
   c.ceiling(coalescing::launch_copy_channels, in, out, s.channels, s.n);
   c.bytes(2.0 * static_cast<double>(total) * sizeof(float));  // gains: 256 B, not counted
-  std::vector<float> expected(total);
-  for (std::size_t k = 0; k < total; ++k) expected[k] = in.host()[k] * gain.host()[k / s.n];
-  c.expect_exact(out, expected, [n = s.n](const std::string& name, std::size_t k) {
-    return fmt::format("{}[{}] (channel {}, element {})", name, k, k / n, k % n);
-  });
+  const auto host = [&] {
+    std::vector<float> expected(total);
+    for (std::size_t k = 0; k < total; ++k) expected[k] = in.host()[k] * gain.host()[k / s.n];
+    return expected;
+  };
+  c.expect_exact(out,
+                 harness::reference(
+                     host, ScaledChannels{in.seed(), gain.seed(), static_cast<std::size_t>(s.n)}),
+                 [n = s.n](const std::string& name, std::size_t k) {
+                   return fmt::format("{}[{}] (channel {}, element {})", name, k, k / n, k % n);
+                 });
 }
 
 // ============================== row_major_2d ==============================
@@ -93,9 +123,13 @@ void row_major_2d(harness::Case& c, const MatrixShape& s) {
   c.launch(coalescing::launch_scale_matrix, in, out, s.rows, s.cols, scale);
   c.ceiling(coalescing::launch_copy_matrix, in, out, s.rows, s.cols);
   c.bytes(2.0 * static_cast<double>(n) * sizeof(float));
-  std::vector<float> expected(n);
-  for (std::size_t k = 0; k < n; ++k) expected[k] = in.host()[k] * scale;
-  c.expect_exact(out, expected, harness::row_major(s.cols));
+  const auto host = [&] {
+    std::vector<float> expected(n);
+    for (std::size_t k = 0; k < n; ++k) expected[k] = in.host()[k] * scale;
+    return expected;
+  };
+  c.expect_exact(out, harness::reference(host, Scaled{in.seed(), scale}),
+                 harness::row_major(s.cols));
 }
 
 // ============================== soa_update ==============================
@@ -111,6 +145,22 @@ int particles_timing() {
   const long long n = harness::timing_elements(6, sizeof(float));
   return static_cast<int>(std::min<long long>(n, (1LL << 31) - 1));
 }
+
+// The device reference of one coordinate: p + v * dt in double, each operation rounded once
+// (__dmul_rn, __dadd_rn: never contracted), and its tolerance, as the host computes them.
+struct Moved {
+  std::uint64_t pos_seed, vel_seed;
+  float dt;
+  __device__ float initial(std::size_t i) const {
+    return harness::RandomValues<float>{}(pos_seed, i);
+  }
+  __device__ harness::Near operator()(std::size_t i) const {
+    const float p = initial(i), v = harness::RandomValues<float>{}(vel_seed, i);
+    const double step = __dmul_rn(static_cast<double>(v), static_cast<double>(dt));
+    return {__dadd_rn(static_cast<double>(p), step),
+            __dadd_rn(__dmul_rn(1e-6, __dadd_rn(fabs(static_cast<double>(p)), fabs(step))), 1e-30)};
+  }
+};
 
 void soa_update(harness::Case& c, const int& n) {
   const float dt = 0.001f * static_cast<float>(1 + c.seed() % 100);  // never 0
@@ -129,21 +179,28 @@ void soa_update(harness::Case& c, const int& n) {
     const harness::Input<float>& vel;
   } fields[] = {{x, vx}, {y, vy}, {z, vz}};
   for (const auto& f : fields) {
-    std::vector<double> exact(n), tolerance(n);
-    harness::parallel_for(static_cast<std::size_t>(n), [&](std::size_t begin, std::size_t end) {
-      for (std::size_t i = begin; i < end; ++i) {
-        const double step = static_cast<double>(f.vel.host()[i]) * dt;
-        exact[i] = static_cast<double>(f.pos.host()[i]) + step;
-        tolerance[i] = 1e-6 * (std::fabs(f.pos.host()[i]) + std::fabs(step)) + 1e-30;
-      }
-    });
+    const auto host = [&] {
+      std::pair<std::vector<double>, std::vector<double>> r{std::vector<double>(n),
+                                                            std::vector<double>(n)};
+      std::vector<double>& exact = r.first;
+      std::vector<double>& tolerance = r.second;
+      harness::parallel_for(static_cast<std::size_t>(n), [&](std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i) {
+          const double step = static_cast<double>(f.vel.host()[i]) * dt;
+          exact[i] = static_cast<double>(f.pos.host()[i]) + step;
+          tolerance[i] = 1e-6 * (std::fabs(f.pos.host()[i]) + std::fabs(step)) + 1e-30;
+        }
+      });
+      return r;
+    };
     // "x[5] should be x + vx * dt = 1.5 + 2 * 0.05"
     const auto advice = [&](const harness::Mismatches& m) {
       return fmt::format("{}[{}] should be {} + {} * dt = {} + {} * {}", f.pos.name(), m.first,
                          f.pos.name(), "v" + f.pos.name(), f.pos.host()[m.first],
                          f.vel.host()[m.first], dt);
     };
-    c.expect_near(f.pos, exact, tolerance, harness::flat(), advice);
+    c.expect_near(f.pos, harness::reference(host, Moved{f.pos.seed(), f.vel.seed(), dt}),
+                  harness::flat(), advice);
   }
 }
 
@@ -170,13 +227,15 @@ void vector_copy(harness::Case& c, const int& n) {
   c.ceiling(coalescing::launch_copy_float4_reference, in, out, n);
   c.bytes(2.0 * static_cast<double>(n) * sizeof(float));
   const int tail = n % 4, first_tail = n - tail;
-  c.expect_exact(out, in.host(), harness::flat(), [=](const harness::Mismatches& m) {
-    if (tail == 0 || m.first < static_cast<std::size_t>(first_tail)) return std::string();
-    return fmt::format(
-        "out[{}] .. out[{}] are the tail: the n % 4 = {} floats after the last whole float4, "
-        "which one thread must copy one by one",
-        first_tail, n - 1, tail);
-  });
+  c.expect_exact(
+      out, harness::reference([&] { return in.host(); }, Copied{in.seed()}), harness::flat(),
+      [=](const harness::Mismatches& m) {
+        if (tail == 0 || m.first < static_cast<std::size_t>(first_tail)) return std::string();
+        return fmt::format(
+            "out[{}] .. out[{}] are the tail: the n % 4 = {} floats after the last whole float4, "
+            "which one thread must copy one by one",
+            first_tail, n - 1, tail);
+      });
 }
 
 }  // namespace

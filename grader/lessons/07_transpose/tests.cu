@@ -59,8 +59,12 @@ void transpose_case(harness::Case& c, Step step, const Shape& s) {
   c.launch(launcher(step), in, out, s.rows, s.cols);
   c.ceiling(transpose::launch_copy_tiled, in, out, s.rows, s.cols);
   c.bytes(2.0 * n * sizeof(float));
-  c.expect_exact(out, harness::host_transpose(in.host(), s.rows, s.cols),
-                 harness::row_major(s.rows));
+  const auto rows = static_cast<std::size_t>(s.rows), cols = static_cast<std::size_t>(s.cols);
+  c.expect_exact(
+      out,
+      harness::reference([&] { return harness::host_transpose(in.host(), s.rows, s.cols); },
+                         harness::TransposeOfDraw<float>{in.seed(), rows, cols}),
+      harness::row_major(s.rows));
 }
 
 }  // namespace

@@ -60,6 +60,28 @@ Launcher<float> float_launcher(Step step) {
   }
 }
 
+// The device reference (harness::Reference): element (r, c) of the tile product from the draws of
+// A and B, as host_tile_product computes it. The data makes every product and partial sum exact
+// in T, so the order of the additions (and any contraction into a fused multiply-add) cannot
+// change a bit.
+template <typename T>
+struct TileProductOfDraws {
+  std::uint64_t a_seed, b_seed;
+  std::size_t rows, cols;
+  __device__ T operator()(std::size_t e) const {
+    const bank_conflicts::TestData<T> draw;
+    const std::size_t r = e / cols, c = e % cols;
+    const std::size_t r0 = r / TILE_DIM * TILE_DIM, c0 = c / TILE_DIM * TILE_DIM;
+    const std::size_t j = c - c0;  // C_tile[i][j] = sum_k A_tile[i][k] * B_tile[j][k]
+    T sum = 0;
+    if (r0 + j >= rows) return sum;  // B's row r0 + j is outside the matrix: zeros
+    for (std::size_t k = 0; k < TILE_DIM && c0 + k < cols; ++k)
+      sum += static_cast<T>(draw(a_seed, r * cols + c0 + k)) *
+             static_cast<T>(draw(b_seed, (r0 + j) * cols + c0 + k));
+    return sum;
+  }
+};
+
 template <typename T>
 void tile_product_case(harness::Case& c, Step step, const Shape& s, Launcher<T> student,
                        Launcher<T> rung) {
@@ -74,8 +96,12 @@ void tile_product_case(harness::Case& c, Step step, const Shape& s, Launcher<T> 
   c.launch(student, a, b, out, s.rows, s.cols);
   c.ceiling(rung, a, b, out, s.rows, s.cols);
   c.bytes(3.0 * n * sizeof(T));  // DRAM bytes: read A and B, write C (the rung moves the same)
-  c.expect_exact(out, host_tile_product(a.host(), b.host(), s.rows, s.cols),
-                 harness::row_major(s.cols));
+  const auto rows = static_cast<std::size_t>(s.rows), cols = static_cast<std::size_t>(s.cols);
+  c.expect_exact(
+      out,
+      harness::reference([&] { return host_tile_product(a.host(), b.host(), s.rows, s.cols); },
+                         TileProductOfDraws<T>{a.seed(), b.seed(), rows, cols}),
+      harness::row_major(s.cols));
 }
 
 // The swizzled step keeps both tiles float[32][32], 8 KiB of static shared memory: a padded B tile

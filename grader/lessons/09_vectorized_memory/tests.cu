@@ -131,6 +131,18 @@ harness::Advice view_advice(const View& v) {
   };
 }
 
+// The device reference of scale_view (harness::Reference): the output array before the view
+// keeps its poison; element out_offset + i of it is a * in[in_offset + i], one rounding.
+struct ScaledView {
+  std::uint64_t in_seed;
+  std::size_t in_offset, out_offset;
+  float a;
+  __device__ float operator()(std::size_t j) const {
+    if (j < out_offset) return __uint_as_float(0x01010101u * harness::kOutputPoison);
+    return __fmul_rn(a, harness::RandomValues<float>{}(in_seed, in_offset + j - out_offset));
+  }
+};
+
 void view_case(harness::Case& c, const View& v) {
   const float a = scale_for(c.seed());
   c.describe("scale_view",
@@ -145,12 +157,20 @@ void view_case(harness::Case& c, const View& v) {
   c.launch(vectorized_memory::launch_scale_view, in_view, out_view, v.n, a);
   c.ceiling(vectorized_memory::launch_memcpy, in_view, out_view, static_cast<long long>(v.n));
   c.bytes(2.0 * v.n * sizeof(float));
-  std::vector<float> expected(out.size(), poison_float());  // before the view: untouched
-  const std::vector<float>& hin = in.host();
-  harness::parallel_for(static_cast<std::size_t>(v.n), [&](std::size_t begin, std::size_t end) {
-    for (std::size_t i = begin; i < end; ++i) expected[v.out_offset + i] = a * hin[v.in_offset + i];
-  });
-  c.expect_exact(out, expected, view_where(v), view_advice(v));
+  const auto host = [&] {
+    std::vector<float> expected(out.size(), poison_float());  // before the view: untouched
+    const std::vector<float>& hin = in.host();
+    harness::parallel_for(static_cast<std::size_t>(v.n), [&](std::size_t begin, std::size_t end) {
+      for (std::size_t i = begin; i < end; ++i)
+        expected[v.out_offset + i] = a * hin[v.in_offset + i];
+    });
+    return expected;
+  };
+  c.expect_exact(
+      out,
+      harness::reference(host, ScaledView{in.seed(), static_cast<std::size_t>(v.in_offset),
+                                          static_cast<std::size_t>(v.out_offset), a}),
+      view_where(v), view_advice(v));
 }
 
 // The launcher's preconditions: nothing may be launched, nothing written.
@@ -241,8 +261,12 @@ void transpose_case(harness::Case& c, const Shape& s) {
   c.launch(vectorized_memory::launch_transpose_64, in, out, s.rows, s.cols);
   c.ceiling(vectorized_memory::launch_memcpy, in, out, static_cast<long long>(n));
   c.bytes(2.0 * n * sizeof(float));
-  c.expect_exact(out, harness::host_transpose(in.host(), s.rows, s.cols),
-                 harness::row_major(s.rows), transpose_advice(s));
+  const auto rows = static_cast<std::size_t>(s.rows), cols = static_cast<std::size_t>(s.cols);
+  c.expect_exact(
+      out,
+      harness::reference([&] { return harness::host_transpose(in.host(), s.rows, s.cols); },
+                         harness::TransposeOfDraw<float>{in.seed(), rows, cols}),
+      harness::row_major(s.rows), transpose_advice(s));
 }
 
 struct RefusedShape {

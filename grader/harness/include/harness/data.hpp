@@ -73,6 +73,13 @@ struct Mismatches {
   bool ok() const { return wrong == 0; }  ///< every element matches
 };
 
+/// A reference value with its tolerance: an element passes when |got - exact| <= tolerance.
+/// What a device reference of a tolerant comparison gives per element (Case::expect_near).
+struct Near {
+  double exact = 0;
+  double tolerance = 0;
+};
+
 /// Tells whether element `i` of an output still holds what it held before the launch.
 using Unwritten = std::function<bool(std::size_t i)>;
 

@@ -130,4 +130,19 @@ struct RandomValues<float4> {
   }
 };
 
+/// A device reference (harness::Reference) for a transpose: element i of the cols x rows
+/// transpose of the rows x cols row-major matrix drawn by `draw` from `seed`, that is
+/// out[c][r] = in[r][c] with i = c * rows + r. Lessons 07 and 09.
+template <typename T, typename Draw = RandomValues<T>>
+struct TransposeOfDraw {
+  std::uint64_t seed;
+  std::size_t rows, cols;
+  Draw draw = {};
+  /// Element `i` of the transpose.
+  HARNESS_HD T operator()(std::size_t i) const {
+    const std::size_t c = i / rows, r = i % rows;
+    return draw(seed, r * cols + c);
+  }
+};
+
 }  // namespace harness

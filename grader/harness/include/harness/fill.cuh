@@ -16,8 +16,11 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
-#include "harness/buffer.hpp"  // DeviceCount
+#include "harness/buffer.hpp"  // DeviceBuffer, DeviceCount, kOutputPoison
+#include "harness/cuda_check.hpp"
+#include "harness/data.hpp"  // Near
 
 namespace harness {
 
@@ -90,19 +93,19 @@ __device__ bool same_bits(const T& a, const T& b) {
   return true;
 }
 
-// Counts elements of `got` whose bits differ from expected(i); a differing element is unwritten
-// when before(i, got[i]) says it still holds what it held before the launch.
-template <typename T, typename Expected, typename Before>
-__global__ void count_differences(const T* got, std::size_t n, Expected expected, Before before,
-                                  DeviceCount* count) {
+// Counts the elements i < n that fail `judge`: judge(i) is 0 for an element that matches its
+// reference, 1 for one that does not, 2 for one that does not and still holds what it held
+// before the launch (unwritten).
+template <typename Judge>
+__global__ void count_wrong(std::size_t n, Judge judge, DeviceCount* count) {
   unsigned long long wrong = 0, unwritten = 0, first = ~0ull;
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
        i += stride) {
-    const T g = got[i];
-    if (same_bits(g, expected(i))) continue;
+    const int j = judge(i);
+    if (j == 0) continue;
     ++wrong;
-    unwritten += before(i, g);
+    unwritten += j == 2;
     if (i < first) first = i;
   }
   if (wrong == 0) return;
@@ -111,11 +114,68 @@ __global__ void count_differences(const T* got, std::size_t n, Expected expected
   atomicMin(&count->first, first);
 }
 
+// Element i of a linear array, and of a pitched matrix with `cols` elements per row.
 template <typename T>
-struct FromArray {
-  const T* a;
-  __device__ T operator()(std::size_t i) const { return a[i]; }
+struct Linear {
+  const T* p;
+  __device__ T operator()(std::size_t i) const { return p[i]; }
 };
+template <typename T>
+struct PitchedAt {
+  const char* base;
+  std::size_t pitch, cols;
+  __device__ T operator()(std::size_t i) const {
+    return reinterpret_cast<const T*>(base + (i / cols) * pitch)[i % cols];
+  }
+};
+
+// Judges got(i) bit for bit against expected(i); before(i, g) tells an unwritten element.
+template <typename T, typename Got, typename Expected, typename Before>
+struct SameBits {
+  Got got;
+  Expected expected;
+  Before before;
+  __device__ int operator()(std::size_t i) const {
+    const T g = got(i);
+    if (same_bits(g, static_cast<T>(expected(i)))) return 0;
+    return before(i, g) ? 2 : 1;
+  }
+};
+
+// Judges got(i) against a Near reference: |got - exact| <= tolerance (a NaN never is).
+template <typename Got, typename Reference, typename Before>
+struct Within {
+  Got got;
+  Reference reference;
+  Before before;
+  __device__ int operator()(std::size_t i) const {
+    const float g = got(i);
+    const Near e = reference(i);
+    if (fabs(static_cast<double>(g) - e.exact) <= e.tolerance) return 0;
+    return before(i, g) ? 2 : 1;
+  }
+};
+
+// Before a launch: an output holds kOutputPoison in every byte; an array updated in place
+// holds reference.initial(i).
+struct StillPoisoned {
+  template <typename T>
+  __device__ bool operator()(std::size_t, const T& g) const {
+    const unsigned char* b = reinterpret_cast<const unsigned char*>(&g);
+    for (unsigned k = 0; k < sizeof(T); ++k)
+      if (b[k] != kOutputPoison) return false;
+    return true;
+  }
+};
+template <typename Reference>
+struct StillInitial {
+  Reference reference;
+  template <typename T>
+  __device__ bool operator()(std::size_t i, const T& g) const {
+    return same_bits(g, static_cast<T>(reference.initial(i)));
+  }
+};
+
 template <typename T, typename Draw>
 struct FromDraw {
   std::uint64_t seed;
@@ -131,15 +191,14 @@ struct StillDrawn {
   }
 };
 
-template <typename T, typename Expected, typename Before>
-cudaError_t count_on_device(const T* got, std::size_t n, Expected expected, Before before,
-                            DeviceCount& out) {
+template <typename Judge>
+cudaError_t count_on_device(std::size_t n, Judge judge, DeviceCount& out) {
   DeviceCount* d = nullptr;
   if (cudaError_t e = cudaMalloc(&d, sizeof(DeviceCount)); e != cudaSuccess) return e;
   DeviceCount zero;
   cudaError_t e = cudaMemcpy(d, &zero, sizeof zero, cudaMemcpyHostToDevice);
   if (e == cudaSuccess && n > 0) {
-    count_differences<<<fill_blocks(n), 256>>>(got, n, expected, before, d);
+    count_wrong<<<fill_blocks(n), 256>>>(n, judge, d);
     e = cudaGetLastError();
   }
   if (e == cudaSuccess) e = cudaMemcpy(&out, d, sizeof out, cudaMemcpyDeviceToHost);
@@ -147,26 +206,43 @@ cudaError_t count_on_device(const T* got, std::size_t n, Expected expected, Befo
   return e;
 }
 
-}  // namespace detail
+template <typename R, typename Reference>
+struct Shifted {
+  Reference reference;
+  std::size_t first;
+  __device__ R operator()(std::size_t i) const { return reference(first + i); }
+};
 
-/// Compares `got` with `expected` (both n elements on the device) bit for bit on the device, for
-/// outputs too large to copy to the host in reasonable time (lesson 03's 8 GiB arrays): an array
-/// updated in place whose values before the launch were draw(seed, i), so an element that still
-/// holds them counts as unwritten. @return the launch or copy error.
-template <typename T, typename Draw>
-cudaError_t compare_in_place_on_device(const T* expected, const T* got, std::size_t n,
-                                       std::uint64_t seed, Draw draw, DeviceCount& out) {
-  return detail::count_on_device(got, n, detail::FromArray<T>{expected},
-                                 detail::StillDrawn<T, Draw>{seed, draw}, out);
+template <typename R, typename Reference>
+__global__ void evaluate(R* out, std::size_t n, Reference reference) {
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += stride)
+    out[i] = reference(i);
 }
+
+// reference(i) for i in [first, first + n), computed on the device and read back: a device
+// reference's values for a message, or all of them to check it against the host reference.
+template <typename R, typename Reference>
+std::vector<R> evaluate_on_device(Reference reference, std::size_t first, std::size_t n) {
+  std::vector<R> values(n);
+  if (n == 0) return values;
+  DeviceBuffer<R> out(n, 0);
+  evaluate<<<fill_blocks(n), 256>>>(out.data(), n, Shifted<R, Reference>{reference, first});
+  check(cudaGetLastError(), "evaluate a device reference");
+  return out.download();
+}
+
+}  // namespace detail
 
 /// Counts the elements of `now` (n on the device) that are no longer draw(seed, i): the check
 /// that a kernel left its input unchanged, made on the device.
 template <typename T, typename Draw>
 cudaError_t count_changed_on_device(const T* now, std::size_t n, std::uint64_t seed, Draw draw,
                                     DeviceCount& out) {
-  return detail::count_on_device(now, n, detail::FromDraw<T, Draw>{seed, draw},
-                                 detail::StillDrawn<T, Draw>{seed, draw}, out);
+  using Judge = detail::SameBits<T, detail::Linear<T>, detail::FromDraw<T, Draw>,
+                                 detail::StillDrawn<T, Draw>>;
+  return detail::count_on_device(n, Judge{{now}, {seed, draw}, {seed, draw}}, out);
 }
 
 }  // namespace harness

@@ -120,6 +120,7 @@ struct BufferBase {
   std::uint64_t seed = 0;    // drawn buffers: the seed of the values now in the buffer
   bool timed = false;        // made by the speed test's case (drawn anew before every launch)
   bool device_only = false;  // Case::keep_on_device(): no host copy, checks on the device
+  bool adjusted = false;     // Input::set() changed a drawn value (no longer its draw)
   // Drawn inputs: the elements that are no longer what was drawn, counted on the device.
   std::function<cudaError_t(DeviceCount&)> count_changed;
   virtual ~BufferBase() = default;
@@ -136,38 +137,35 @@ struct BufferBase {
   virtual void prepare_timed(std::uint64_t seed, cudaStream_t stream) = 0;
   // The elements' bytes as a timed launch left them (outputs and in-out arrays), copied on
   // `stream` into `dst` (size() * element_bytes() bytes, dense; device memory, or host memory
-  // with `to_host`), and their return into the buffer of a replay (Case::replay()) to check that
-  // launch after the timing.
+  // with `to_host`), and their return from there into the buffer of a replay (Case::replay()),
+  // to check that launch after the timing.
   virtual void snapshot(void* dst, bool to_host, cudaStream_t stream) const = 0;
-  virtual void restore(std::vector<std::uint8_t> bytes) = 0;
-  // Replays draw their inputs on the host (the same bits, harness/draw.hpp) and need no device
-  // memory: draws the elements from `seed` into the pristine copy. Empty where the buffer has
-  // no host draw (it is then drawn on the device and read back).
+  virtual void restore(const void* src, bool from_host) = 0;
+  // The speed test's cases (the first check and the replays) leave the host copy of a drawn
+  // buffer for later: host() draws it on the host when a test body asks for it (the same bits,
+  // harness/draw.hpp), so a body that compares on the device never pays for it. Empty where the
+  // buffer has no host draw (its values are then read back right after the draw).
   std::function<void(std::uint64_t seed)> draw_on_host;
+  bool host_ready = true;  // whether the pristine host copy holds the values drawn
+  // The pristine host copy, drawn now if it was left for later. @throws std::logic_error under
+  // Case::keep_on_device() (there is none).
+  void ensure_host() {
+    if (device_only)
+      throw std::logic_error("the host copy of " + name + ": the case keeps it on the device");
+    if (!host_ready) draw_on_host(seed);
+    host_ready = true;
+  }
 };
 
 template <typename T>
 struct Buffer : BufferBase {
   DeviceBuffer<T> memory;
   std::vector<T> initial;  // inputs and in-out arrays: the values uploaded (the pristine copy)
-  // A replay's buffer has no device memory (Case::replay()): its elements are `n` host values,
-  // the drawn ones in `initial` and a timed launch's outputs in `replayed` (bytes).
-  bool host_only = false;
-  std::size_t n = 0;
-  std::vector<std::uint8_t> replayed;
-  Buffer(std::size_t count, std::size_t guard, bool host)
-      : memory(host ? 0 : count, host ? 0 : guard), host_only(host), n(count) {}
-  std::size_t size() const override { return n; }
+  Buffer(std::size_t count, std::size_t guard) : memory(count, guard) {}
+  std::size_t size() const override { return memory.size(); }
   void* device() override { return memory.data(); }
   std::size_t element_bytes() const override { return sizeof(T); }
-  // The elements now: from the device, or a replay's outputs.
-  std::vector<T> download() const {
-    if (!host_only) return memory.download();
-    std::vector<T> v(n);
-    std::memcpy(static_cast<void*>(v.data()), replayed.data(),
-                std::min(replayed.size(), n * sizeof(T)));
-    return v;
-  }
+  std::vector<T> download() const { return memory.download(); }
   void before_launch() override {
     if (role == Role::output) {
       memory.poison();
@@ -198,7 +196,11 @@ struct Buffer : BufferBase {
                           to_host ? cudaMemcpyDeviceToHost : cudaMemcpyDeviceToDevice, stream),
           "keep " + name + " of a timed launch");
   }
-  void restore(std::vector<std::uint8_t> bytes) override { replayed = std::move(bytes); }
+  void restore(const void* src, bool from_host) override {
+    check(cudaMemcpy(memory.data(), src, memory.bytes(),
+                     from_host ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToDevice),
+          "put back " + name + " of a timed launch");
+  }
 };
 
 std::string past_end_message(const std::string& name, std::size_t n, std::size_t damaged,
@@ -240,9 +242,7 @@ class Input {
   /// The values uploaded, unchanged: what a host reference is computed from. @throws
   /// std::logic_error in a Case::keep_on_device() case (there is no host copy).
   const std::vector<T>& host() const {
-    if (buf_->device_only)
-      throw std::logic_error("Input::host() of " + buf_->name +
-                             ": the case keeps it on the device");
+    buf_->ensure_host();
     return buf_->initial;
   }
   /// The seed the values were drawn from (element i is draw(seed(), i)); 0 for values handed
@@ -256,6 +256,7 @@ class Input {
     if (buf_->timed)
       throw std::logic_error("Input::set on " + buf_->name + ": not in the speed test");
     buf_->initial.at(i) = value;
+    buf_->adjusted = true;
     check(cudaMemcpy(buf_->memory.data() + i, &value, sizeof(T), cudaMemcpyHostToDevice),
           "set an element of " + buf_->name);
   }
@@ -293,9 +294,7 @@ class InOut {
   const std::string& name() const { return buf_->name; }  ///< as in messages
   /// The initial values. @throws std::logic_error in a Case::keep_on_device() case.
   const std::vector<T>& host() const {
-    if (buf_->device_only)
-      throw std::logic_error("InOut::host() of " + buf_->name +
-                             ": the case keeps it on the device");
+    buf_->ensure_host();
     return buf_->initial;
   }
   std::uint64_t seed() const { return buf_->seed; }  ///< as Input::seed()
@@ -322,6 +321,30 @@ T* unwrap(const InOut<T>& x) {
   return x.data();
 }
 }  // namespace detail
+
+/// A step's reference in two forms, for Case::expect_exact and Case::expect_near: `host()`
+/// computes the expected elements on the host from the inputs' host() copies (for exact
+/// comparisons a std::vector<T>; for tolerant ones a std::pair of vectors, exact values in
+/// double and tolerances); `device` is a functor whose `__device__ operator()(std::size_t i)
+/// const` gives element i's expected value (T, or harness::Near) from the inputs' draws, that
+/// is from their seeds (Input::seed()) and never from the device buffers, which the kernel under
+/// test could have changed. For an array updated in place the functor also has `__device__ T
+/// initial(std::size_t i) const`, the element's value before the launch. The speed test compares
+/// on the device with `device` (milliseconds for hundreds of MiB); correctness cases compare on
+/// the host with `host()` and also check, on every element, that `device` agrees with it, so the
+/// device reference is trusted only as far as the host one vouches for it.
+template <typename Host, typename Device>
+struct Reference {
+  Host host;
+  Device device;
+};
+
+/// Makes a Reference: `reference([&] { return host_transpose(in.host(), r, c); },
+/// TransposeOf{in.seed(), r, c})`.
+template <typename Host, typename Device>
+Reference<Host, Device> reference(Host host, Device device) {
+  return {std::move(host), std::move(device)};
+}
 
 /// One test case: one shape of one step, run either for correctness (any shape, guards after
 /// every buffer) or as the speed test's verification (the timing shape, no guards). Written by
@@ -393,8 +416,8 @@ class Case {
   }
 
   /// Keeps this case's arrays on the device: inputs get no host copy (Input::host() throws), the
-  /// unchanged-input check is made on the device, and the body compares with
-  /// expect_exact_on_device(). For cases of several GiB, whose copies to and from the host, and
+  /// unchanged-input check is made on the device, and the body compares with a Reference, on the
+  /// device. For cases of several GiB, whose copies to and from the host, and
   /// host loops over them, would take the host tens of seconds (lesson 03's 2^31 elements). Call
   /// it before the first buffer.
   void keep_on_device() { device_only_ = true; }
@@ -440,13 +463,40 @@ class Case {
            compare_bits(expected, got, [&](std::size_t i) { return still_poisoned(got[i]); }),
            where, advice, "never written");
   }
-  /// Compares an array updated in place, drawn by in_out(name, n, draw), with `expected`, both on
-  /// the device, bit for bit there (for keep_on_device() cases); an element that still holds its
-  /// drawn value counts as never updated, and the message is worded as expect_exact's. Defined in
-  /// nvcc-compiled code only.
-  template <typename T, typename Draw>
-  void expect_exact_on_device(const InOut<T>& a, const T* expected, Draw draw, Where where = flat(),
-                              Advice advice = {});
+  /// Compares `out` with a Reference bit for bit: on the device in the speed test and under
+  /// keep_on_device(), on the host otherwise (and the device reference checked against the host
+  /// one). Defined in nvcc-compiled code only. @throws std::logic_error when the two references
+  /// disagree (a mistake in the hidden test).
+  template <typename T, typename H, typename D>
+  void expect_exact(const Output<T>& out, const Reference<H, D>& ref, Where where = flat(),
+                    Advice advice = {});
+  /// As above for an array updated in place (unwritten = still ref.device.initial(i)).
+  template <typename T, typename H, typename D>
+  void expect_exact(const InOut<T>& a, const Reference<H, D>& ref, Where where = flat(),
+                    Advice advice = {});
+  /// Compares `out` with a tolerant Reference (host(): exact values and tolerances; device:
+  /// harness::Near per element), on the device in the speed test, as expect_exact above.
+  template <typename H, typename D>
+  void expect_near(const Output<float>& out, const Reference<H, D>& ref, Where where = flat(),
+                   Advice advice = {});
+  /// As above for an array updated in place (unwritten = still ref.device.initial(i)).
+  template <typename H, typename D>
+  void expect_near(const InOut<float>& a, const Reference<H, D>& ref, Where where = flat(),
+                   Advice advice = {});
+  /// Whether every input and in-out array of the case was drawn (Case::input(name, n, draw))
+  /// and left as drawn: then a device reference, which computes from the draws, applies.
+  bool all_drawn() const;
+  /// Checks a device reference's values `device` against the host reference's `host` (element
+  /// by element, bit for bit), where all_drawn(). @throws std::logic_error on a disagreement.
+  template <typename T>
+  void vouch(const std::vector<T>& host, const std::vector<T>& device) const {
+    const Mismatches m = compare_bits(host, device, [](std::size_t) { return false; });
+    if (!m.ok()) disagree(m.first, m.expected, m.got);
+  }
+  /// As vouch() for a tolerant reference: exact values agree within 1e-12 relative, and so do
+  /// the tolerances.
+  void vouch(const std::vector<double>& exact, const std::vector<double>& tolerance,
+             const std::vector<Near>& device) const;
   /// Compares an in-place array with `expected` bit for bit (unwritten = still its initial value).
   template <typename T>
   void expect_exact(const InOut<T>& a, const std::vector<T>& expected, Where where = flat(),
@@ -514,9 +564,11 @@ class Case {
   /// inputs), enqueued on `stream`.
   void snapshot_outputs(const std::vector<void*>& dst, bool to_host, cudaStream_t stream) const;
   /// Makes this case a replay of a timed launch: its draws start from `draw_seed` (so its inputs
-  /// are that launch's), and launch() puts `outputs` (snapshot_outputs() of that launch) into the
-  /// outputs instead of launching, so the body's own comparisons check the timed launch.
-  void replay(std::uint64_t draw_seed, std::vector<std::vector<std::uint8_t>> outputs);
+  /// are that launch's, drawn on the device), and launch() puts that launch's outputs back into
+  /// the outputs instead of launching, from `outputs[i]` for buffer i (device memory, or host
+  /// memory with `from_host`; as snapshot_outputs() wrote them), so the body's own comparisons
+  /// check the timed launch.
+  void replay(std::uint64_t draw_seed, std::vector<const void*> outputs, bool from_host);
   /// Whether launch() replays a timed launch's outputs (see replay()).
   bool replaying() const { return replaying_; }
 
@@ -524,7 +576,7 @@ class Case {
   template <typename T>
   detail::Buffer<T>* add(const std::string& name, std::size_t n, detail::BufferBase::Role role) {
     admit(n);
-    auto b = std::make_unique<detail::Buffer<T>>(n, guard_for(n), replaying_);
+    auto b = std::make_unique<detail::Buffer<T>>(n, guard_for(n));
     b->name = name;
     b->role = role;
     b->timed = timing();
@@ -536,6 +588,8 @@ class Case {
   void admit(std::size_t n) const;             // throws SkipCase for large shapes under --quick
   std::size_t guard_for(std::size_t n) const;  // none when timing or under compute-sanitizer
   void restore_replayed();                     // replay()'s outputs into buffers
+  [[noreturn]] void disagree(std::size_t i, const std::string& host,
+                             const std::string& device) const;
 
   std::string lesson_, step_, name_, what_;
   Mode mode_;
@@ -543,7 +597,8 @@ class Case {
   std::uint64_t draw_seed_;  // drawn buffer k gets mix(draw_seed_ + k); seed_ unless replaying
   bool replaying_ = false;
   bool device_only_ = false;
-  std::vector<std::vector<std::uint8_t>> replayed_;
+  std::vector<const void*> replayed_;
+  bool replayed_from_host_ = false;
   int inputs_ = 0;
   std::vector<std::unique_ptr<detail::BufferBase>> buffers_;
   std::vector<std::string> failures_;
@@ -578,47 +633,121 @@ Input<T> Case::input(const std::string& name, std::size_t n, Draw draw) {
   return Input<T>(b);
 }
 
-namespace detail {
-// The message of a comparison made on the device, with the first mismatch's two values read back.
-template <typename T>
-Mismatches device_mismatches(const DeviceCount& d, std::size_t n, const T* expected, const T* got,
-                             T& got_first) {
-  Mismatches m;
-  m.total = n;
-  m.wrong = d.wrong;
-  m.unwritten = d.unwritten;
-  if (d.wrong == 0) return m;
-  m.first = d.first;
-  T e{}, g{};
-  check(cudaMemcpy(&e, expected + d.first, sizeof(T), cudaMemcpyDeviceToHost), "read back");
-  check(cudaMemcpy(&g, got + d.first, sizeof(T), cudaMemcpyDeviceToHost), "read back");
-  m.expected = show(e);
-  m.got = show(g);
-  got_first = g;
-  return m;
-}
-}  // namespace detail
-
-template <typename T, typename Draw>
-void Case::expect_exact_on_device(const InOut<T>& a, const T* expected, Draw draw, Where where,
-                                  Advice advice) {
-  DeviceCount d;
-  check(compare_in_place_on_device(expected, static_cast<const T*>(a.data()), a.size(), a.seed(),
-                                   draw, d),
-        "compare " + a.name() + " on the device");
-  T first{};
-  Mismatches m = detail::device_mismatches(d, a.size(), expected, a.data(), first);
-  const T drawn = static_cast<T>(draw(a.seed(), m.first));
-  m.first_unwritten = m.wrong > 0 && std::memcmp(&first, &drawn, sizeof(T)) == 0;
-  report(a.name(), m, where, advice, "never updated");
-}
-
 template <typename T, typename Draw>
 InOut<T> Case::in_out(const std::string& name, std::size_t n, Draw draw) {
   detail::Buffer<T>* b = add<T>(name, n, detail::BufferBase::Role::in_out);
   detail::give_draw(b, n, draw);
   this->draw(*b);
   return InOut<T>(b);
+}
+namespace detail {
+// A comparison made on the device by `judge` (count_wrong's judge) over n elements read by
+// `got`, worded as the host comparisons: counts, and the first mismatch's two values read back;
+// `expected_at(i)` shows the reference's value at i.
+template <typename T, typename Got, typename Judge, typename ShowExpected>
+Mismatches judge_on_device(Got got, std::size_t n, Judge judge, ShowExpected expected_at) {
+  DeviceCount d;
+  check(count_on_device(n, judge, d), "compare on the device");
+  Mismatches m;
+  m.total = n;
+  m.wrong = d.wrong;
+  m.unwritten = d.unwritten;
+  if (d.wrong == 0) return m;
+  m.first = d.first;
+  m.got = show(evaluate_on_device<T>(got, d.first, 1)[0]);
+  m.expected = expected_at(d.first);
+  m.first_unwritten = evaluate_on_device<int>(judge, d.first, 1)[0] == 2;
+  return m;
+}
+
+template <typename T, typename Got, typename D, typename Before>
+Mismatches exact_on_device(Got got, std::size_t n, const D& device, Before before) {
+  return judge_on_device<T>(
+      got, n, SameBits<T, Got, D, Before>{got, device, before},
+      [&](std::size_t i) { return show(static_cast<T>(evaluate_on_device<T>(device, i, 1)[0])); });
+}
+
+template <typename Got, typename D, typename Before>
+Mismatches near_on_device(Got got, std::size_t n, const D& device, Before before) {
+  return judge_on_device<float>(
+      got, n, Within<Got, D, Before>{got, device, before},
+      [&](std::size_t i) { return show(evaluate_on_device<Near>(device, i, 1)[0].exact); });
+}
+
+// The values before the launch of an array updated in place, from its device reference.
+template <typename T, typename D>
+struct InitialOf {
+  D device;
+  __device__ T operator()(std::size_t i) const { return device.initial(i); }
+};
+}  // namespace detail
+
+template <typename T, typename H, typename D>
+void Case::expect_exact(const Output<T>& out, const Reference<H, D>& ref, Where where,
+                        Advice advice) {
+  if (timing() || device_only_) {
+    report(out.name(),
+           detail::exact_on_device<T>(detail::Linear<T>{out.data()}, out.size(), ref.device,
+                                      detail::StillPoisoned{}),
+           where, advice, "never written");
+    return;
+  }
+  const std::vector<T> expected = ref.host();
+  if (all_drawn()) vouch(expected, detail::evaluate_on_device<T>(ref.device, 0, expected.size()));
+  expect_exact(out, expected, where, advice);
+}
+
+template <typename T, typename H, typename D>
+void Case::expect_exact(const InOut<T>& a, const Reference<H, D>& ref, Where where, Advice advice) {
+  if (timing() || device_only_) {
+    report(a.name(),
+           detail::exact_on_device<T>(detail::Linear<T>{a.data()}, a.size(), ref.device,
+                                      detail::StillInitial<D>{ref.device}),
+           where, advice, "never updated");
+    return;
+  }
+  const std::vector<T> expected = ref.host();
+  if (all_drawn()) {
+    vouch(expected, detail::evaluate_on_device<T>(ref.device, 0, expected.size()));
+    vouch(a.host(),
+          detail::evaluate_on_device<T>(detail::InitialOf<T, D>{ref.device}, 0, a.size()));
+  }
+  expect_exact(a, expected, where, advice);
+}
+
+template <typename H, typename D>
+void Case::expect_near(const Output<float>& out, const Reference<H, D>& ref, Where where,
+                       Advice advice) {
+  if (timing() || device_only_) {
+    report(out.name(),
+           detail::near_on_device(detail::Linear<float>{out.data()}, out.size(), ref.device,
+                                  detail::StillPoisoned{}),
+           where, advice, "never written");
+    return;
+  }
+  const auto [exact, tolerance] = ref.host();
+  if (all_drawn())
+    vouch(exact, tolerance, detail::evaluate_on_device<Near>(ref.device, 0, exact.size()));
+  expect_near(out, exact, tolerance, where, advice);
+}
+
+template <typename H, typename D>
+void Case::expect_near(const InOut<float>& a, const Reference<H, D>& ref, Where where,
+                       Advice advice) {
+  if (timing() || device_only_) {
+    report(a.name(),
+           detail::near_on_device(detail::Linear<float>{a.data()}, a.size(), ref.device,
+                                  detail::StillInitial<D>{ref.device}),
+           where, advice, "never updated");
+    return;
+  }
+  const auto [exact, tolerance] = ref.host();
+  if (all_drawn()) {
+    vouch(exact, tolerance, detail::evaluate_on_device<Near>(ref.device, 0, exact.size()));
+    vouch(a.host(),
+          detail::evaluate_on_device<float>(detail::InitialOf<float, D>{ref.device}, 0, a.size()));
+  }
+  expect_near(a, exact, tolerance, where, advice);
 }
 #endif
 

@@ -125,8 +125,11 @@ struct PitchedBuffer : BufferBase {
                             to_host ? cudaMemcpyDeviceToHost : cudaMemcpyDeviceToDevice, stream),
           "keep " + name + " of a timed launch");
   }
-  void restore(std::vector<std::uint8_t> bytes) override {
-    if (bytes.size() == size() * sizeof(T)) memory.upload(bytes.data());
+  void restore(const void* src, bool from_host) override {
+    check(
+        cudaMemcpy2D(memory.data(), memory.pitch(), src, memory.width(), memory.width(),
+                     memory.rows(), from_host ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToDevice),
+        "put back " + name + " of a timed launch");
   }
   std::vector<std::string> end_problems() const override {
     const PitchedLayout layout{memory.width(), memory.pitch(), memory.rows(), sizeof(T)};
@@ -146,7 +149,13 @@ class PitchedInput {
   int rows() const { return buf_->rows; }                     ///< rows
   int cols() const { return buf_->cols; }                     ///< elements per row
   /// The values uploaded, dense row-major: what a host reference is computed from.
-  const std::vector<T>& host() const { return buf_->initial; }
+  const std::vector<T>& host() const {
+    buf_->ensure_host();
+    return buf_->initial;
+  }
+  /// The seed the values were drawn from (element (r, c) is draw(seed(), r * cols() + c)); 0 for
+  /// values handed over as a vector.
+  std::uint64_t seed() const { return buf_->seed; }
   /// A handle on a buffer its Case owns (made by pitched_input()).
   explicit PitchedInput(detail::PitchedBuffer<T>* b) : buf_(b) {}
 
@@ -219,6 +228,9 @@ PitchedInput<T> pitched_input(Case& c, const std::string& name, int rows, int co
                  draw](std::uint64_t seed, cudaStream_t stream) {
     return fill_pitched_on_device(p, pitch, r, n, seed, draw, stream);
   };
+  raw->draw_on_host = [raw, draw](std::uint64_t seed) {
+    raw->initial = draw_values<T>(raw->size(), seed, draw);
+  };
   c.draw(*raw);
   return PitchedInput<T>(raw);
 }
@@ -257,5 +269,28 @@ void expect_exact(Case& c, const PitchedOutput<T>& out, const std::vector<T>& ex
 /// Compares `out` with `exact` within `tolerance[i]` per element, as Case::expect_near does.
 void expect_near(Case& c, const PitchedOutput<float>& out, const std::vector<double>& exact,
                  const std::vector<double>& tolerance, Where where = flat(), Advice advice = {});
+
+#if defined(__CUDACC__)
+/// Compares `out` with a tolerant Reference (element i = row i / cols, column i % cols), as
+/// Case::expect_near does: on the device in the speed test, on the host otherwise (the device
+/// reference checked against the host one).
+template <typename H, typename D>
+void expect_near(Case& c, const PitchedOutput<float>& out, const Reference<H, D>& ref,
+                 Where where = flat(), Advice advice = {}) {
+  if (c.timing()) {
+    const detail::PitchedAt<float> got{reinterpret_cast<const char*>(out.data()), out.pitch(),
+                                       static_cast<std::size_t>(out.cols())};
+    c.report(out.name(),
+             detail::near_on_device(got, static_cast<std::size_t>(out.rows()) * out.cols(),
+                                    ref.device, detail::StillPoisoned{}),
+             where, advice, "never written");
+    return;
+  }
+  const auto [exact, tolerance] = ref.host();
+  if (c.all_drawn())
+    c.vouch(exact, tolerance, detail::evaluate_on_device<Near>(ref.device, 0, exact.size()));
+  expect_near(c, out, exact, tolerance, where, advice);
+}
+#endif
 
 }  // namespace harness
