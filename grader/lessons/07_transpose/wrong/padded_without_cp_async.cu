@@ -2,10 +2,10 @@
 // tiled_cp_async. The step's geometry (each block transposes its column of tiles, one tile after
 // the other) and the padded tile float[32][33], but each tile is loaded with ordinary loads through
 // registers, one tile at a time, with no second buffer: nothing overlaps the next tile's loads with
-// this tile's stores except the other resident blocks. The tiled_padded solution at the same speed
-// of copy (99.3% against cp.async's 99.5%, calibration.md) says the gate may not see the
-// difference; if it does not, the step needs another check than its speed (calibration.md, "Near
-// misses").
+// this tile's stores except the other resident blocks. The padded tile without cp.async (the
+// tiled_padded solution) ran at 99.3% of its copy rung against the cp.async solution's 99.5%
+// (calibration.md), so the gate may not see the difference; if it does not, the step needs a check
+// other than its speed (calibration.md, "Near misses").
 #include "unused_kernels.cuh"
 
 namespace transpose {
@@ -28,7 +28,8 @@ __global__ void transpose_tiled_cp_async(const float* __restrict__ in, float* __
     const int ox = t * TILE_DIM + threadIdx.x;  // output column = input row
     const int oy = blockIdx.x * TILE_DIM + threadIdx.y;
     for (int j = 0; j < TILE_DIM; j += BLOCK_ROWS)
-      if (ox < rows && oy + j < cols) out[(oy + j) * rows + ox] = tile[threadIdx.x][threadIdx.y + j];
+      if (ox < rows && oy + j < cols)
+        out[(oy + j) * rows + ox] = tile[threadIdx.x][threadIdx.y + j];
     __syncthreads();  // every thread has read the tile before the next one overwrites it
   }
 }
