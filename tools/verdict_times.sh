@@ -5,6 +5,9 @@
 #   grader LESSON          the full grade: rebuild, hidden tests, timing, memcheck
 #   grader LESSON.STEP     one step (the lesson's first), after another touch
 #   grader LESSON --quick  after another touch: no memcheck, no cases of several GiB
+#   rebuild                after another touch, the rebuild alone (cmake --build of the
+#                          lesson's test target), the part of each figure above that is the
+#                          compiler's
 # and print a Markdown table (seconds, exit code in brackets). Run it in a checkout whose
 # exercises/ hold solved kernels (e.g. `cp -r solutions/. exercises/` in a scratch copy) to time
 # passing verdicts; with the stubs it times failing ones.
@@ -39,8 +42,8 @@ logs=${OUT:-/tmp}/verdict-logs
 mkdir -p "$logs"
 # Every lesson built once first: the table times an edit, not the first build.
 for l in "${lessons[@]}"; do "$grader" "$l" --quick >/dev/null 2>&1; done
-echo "| lesson | full grade | one step | --quick |"
-echo "| --- | --- | --- | --- |"
+echo "| lesson | full grade | one step | --quick | rebuild |"
+echo "| --- | --- | --- | --- | --- |"
 for l in "${lessons[@]}"; do
   step=$(first_step "$l")
   touch exercises/"$l"/*.cu
@@ -49,5 +52,7 @@ for l in "${lessons[@]}"; do
   one=$(timed "$logs/$l.step.log" "$grader" "$l.$step")
   touch exercises/"$l"/*.cu
   quick=$(timed "$logs/$l.quick.log" "$grader" "$l" --quick)
-  echo "| $l | $full | $one ($step) | $quick |"
+  touch exercises/"$l"/*.cu
+  rebuild=$(timed "$logs/$l.rebuild.log" cmake --build "$build" --target "grade_$l")
+  echo "| $l | $full | $one ($step) | $quick | $rebuild |"
 done

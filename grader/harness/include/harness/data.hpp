@@ -76,8 +76,8 @@ struct Mismatches {
 /// A reference value with its tolerance: an element passes when |got - exact| <= tolerance.
 /// What a device reference of a tolerant comparison gives per element (Case::expect_near).
 struct Near {
-  double exact = 0;
-  double tolerance = 0;
+  double exact = 0;      ///< the exact value (double precision)
+  double tolerance = 0;  ///< how far from it a right element may be, >= 0
 };
 
 /// Tells whether element `i` of an output still holds what it held before the launch.

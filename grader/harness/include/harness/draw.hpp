@@ -135,9 +135,10 @@ struct RandomValues<float4> {
 /// out[c][r] = in[r][c] with i = c * rows + r. Lessons 07 and 09.
 template <typename T, typename Draw = RandomValues<T>>
 struct TransposeOfDraw {
-  std::uint64_t seed;
-  std::size_t rows, cols;
-  Draw draw = {};
+  std::uint64_t seed;  ///< the input's seed (Input::seed())
+  std::size_t rows;    ///< the input's rows
+  std::size_t cols;    ///< the input's columns
+  Draw draw = {};      ///< the input's draw
   /// Element `i` of the transpose.
   HARNESS_HD T operator()(std::size_t i) const {
     const std::size_t c = i / rows, r = i % rows;

@@ -335,8 +335,8 @@ T* unwrap(const InOut<T>& x) {
 /// device reference is trusted only as far as the host one vouches for it.
 template <typename Host, typename Device>
 struct Reference {
-  Host host;
-  Device device;
+  Host host;      ///< callable: the expected elements, computed on the host
+  Device device;  ///< functor: element i's expected value, computed on the device from draws
 };
 
 /// Makes a Reference: `reference([&] { return host_transpose(in.host(), r, c); },
