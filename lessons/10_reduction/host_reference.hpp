@@ -32,9 +32,9 @@ struct SmallIntegers {
 
 /// The deterministic sum's data: floats in [0.5, 1.5) with random low bits (a double in [0, 1)
 /// from 53 random bits, plus 0.5, rounded once to float). Mean 1: a naive sequential float loop
-/// over 2^25 of them rounds every addition past 2^24 to a multiple of 2 and loses about four
-/// digits (quiz_test.cpp measures it), while the order of additions of a parallel sum shows in
-/// the last bits: float atomics, whose order changes from run to run, change the result.
+/// over 2^25 of them rounds every addition past 2^24 to a multiple of 2 and loses two to three
+/// digits (quiz_test.cpp checks it), while the order of additions of a parallel sum shows in the
+/// last bits: float atomics, whose order changes from run to run, change the result.
 struct PositiveMean {
   /// Element `i` of the values drawn from `seed`.
   HARNESS_HD float operator()(std::uint64_t seed, std::size_t i) const {
@@ -89,8 +89,8 @@ inline long long host_arg_max(const std::vector<float>& x) {
 /// Numerical Algorithms", 2nd ed., section 4.2). The lesson's order: SUM_TILE / 32 additions per
 /// lane and 5 shuffles per tile, ceil(tiles / FINAL_THREADS) per thread of pass 2 and 10 levels
 /// of its block tree. The bound allows 16 more links than that (room for another tree shape) and
-/// 1% for the higher-order terms. For n = 2^25 it is about 5.8e-6 of sum|x|; a sequential float
-/// loop is typically off by 10 times more on PositiveMean data.
+/// 1% for the higher-order terms. For n = 2^25 it is about 5.7e-6 of sum|x|; a sequential float
+/// loop over PositiveMean data ends 3.5 to 26 times further off (three seeds, quiz_test.cpp).
 inline double deterministic_sum_bound(long long n, double sum_abs) {
   const long long tiles = sum_tiles(n);
   const double links = SUM_TILE / WARP_SIZE + 5.0 +
