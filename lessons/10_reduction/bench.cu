@@ -27,15 +27,21 @@ using reduction::WARP_SIZE;
 // The first three rungs differ only in which threads add which shared-memory slots at each
 // level of the tree.
 
+// Rungs 1-3: thread t of block b puts element 256 b + t (0 past n) into slot t of the block's
+// tile, then the barrier.
+__device__ void load_tile(const float* __restrict__ x, long long n, float* tile) {
+  const long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  tile[threadIdx.x] = i < n ? x[i] : 0.0f;
+  __syncthreads();
+}
+
 // Rung 1: the interleaved tree of the classic first version. At level s, threads whose index is
 // a multiple of 2s add slot tid + s: the active threads are scattered over every warp (divergent
 // warps all the way down) and `%` is a slow instruction.
 __global__ void reduce_interleaved(const float* __restrict__ x, float* sums, long long n) {
   __shared__ float tile[BLOCK_THREADS];
   const unsigned tid = threadIdx.x;
-  const long long i = static_cast<long long>(blockIdx.x) * blockDim.x + tid;
-  tile[tid] = i < n ? x[i] : 0.0f;
-  __syncthreads();
+  load_tile(x, n, tile);
   for (unsigned s = 1; s < blockDim.x; s *= 2) {
     if (tid % (2 * s) == 0) tile[tid] += tile[tid + s];
     __syncthreads();
@@ -49,9 +55,7 @@ __global__ void reduce_interleaved(const float* __restrict__ x, float* sums, lon
 __global__ void reduce_strided_index(const float* __restrict__ x, float* sums, long long n) {
   __shared__ float tile[BLOCK_THREADS];
   const unsigned tid = threadIdx.x;
-  const long long i = static_cast<long long>(blockIdx.x) * blockDim.x + tid;
-  tile[tid] = i < n ? x[i] : 0.0f;
-  __syncthreads();
+  load_tile(x, n, tile);
   for (unsigned s = 1; s < blockDim.x; s *= 2) {
     const unsigned slot = 2 * s * tid;
     if (slot < blockDim.x) tile[slot] += tile[slot + s];
@@ -66,9 +70,7 @@ __global__ void reduce_strided_index(const float* __restrict__ x, float* sums, l
 __global__ void reduce_sequential(const float* __restrict__ x, float* sums, long long n) {
   __shared__ float tile[BLOCK_THREADS];
   const unsigned tid = threadIdx.x;
-  const long long i = static_cast<long long>(blockIdx.x) * blockDim.x + tid;
-  tile[tid] = i < n ? x[i] : 0.0f;
-  __syncthreads();
+  load_tile(x, n, tile);
   for (unsigned s = blockDim.x / 2; s > 0; s /= 2) {
     if (tid < s) tile[tid] += tile[tid + s];
     __syncthreads();
@@ -143,17 +145,6 @@ __global__ void reduce_float4_grid_stride(const float* __restrict__ x, float* ou
 
 using SumKernel = void (*)(const float*, float*, long long);
 
-// Runs `launch` once and compares *out with `exact`; "" when right.
-std::string check_sum(const bench::Launch& launch, harness::DeviceBuffer<float>& out, float exact,
-                      const std::string& name) {
-  harness::check(launch(0), "launch " + name);
-  harness::wait(0, name);
-  const float got = out.download()[0];
-  if (got == exact) return "";
-  return fmt::format("wrong output, not timed: *out = {}, the sum is {}", harness::show(got),
-                     harness::show(exact));
-}
-
 bench::Table ladder_table(const bench::Context& ctx) {
   const long long n = harness::timing_elements(1, sizeof(float));
   const int sms = ctx.device.sm_count;
@@ -175,17 +166,12 @@ bench::Table ladder_table(const bench::Context& ctx) {
   const bench::Launch cub = [&](cudaStream_t s) {
     return reduction::launch_cub_sum(x.data(), n, partials.data(), out.data(), 1, s);
   };
+  const std::vector<float> expected = {static_cast<float>(exact)};
+  const auto where = [](std::size_t) { return std::string("*out"); };
   const auto add_row = [&](const std::string& name, const bench::Launch& launch,
                            const std::string& note) {
-    if (std::string error = check_sum(launch, out, static_cast<float>(exact), name);
-        !error.empty()) {
-      bench::Row r;
-      r.name = name;
-      r.error = error;
-      t.rows.push_back(r);
-      return;
-    }
-    t.rows.push_back(bench::measure(ctx, name, cub, launch, 4.0 * n, note, /*launched=*/true));
+    t.rows.push_back(
+        bench::measure_checked(ctx, name, cub, launch, 4.0 * n, note, out, expected, where));
   };
   const int grid6 = reduction::BLOCKS_PER_SM * sms;
   const auto rung = [&](const std::string& name, SumKernel kernel, long long blocks,

@@ -10,15 +10,9 @@ UNUSED_WIDE_ROWS
 UNUSED_DETERMINISTIC_SUM
 
 __global__ void arg_max(const float* __restrict__ x, long long n, unsigned long long* key) {
-  const long long stride = static_cast<long long>(blockDim.x) * gridDim.x;
   float value = -INFINITY;
   long long index = -1;
-  for (long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
-       i += stride)
-    if (index < 0 || x[i] >= value) {
-      value = x[i];
-      index = i;
-    }
+  wrong_helpers::thread_best(x, n, value, index, /*last_wins=*/true);
   wrong_helpers::block_arg_max(value, index, /*last_wins=*/true);
   if (threadIdx.x == 0 && index >= 0) atomicMax(key, arg_max_key(value, index));
 }

@@ -42,6 +42,22 @@ __device__ inline void fixed_tile_sums(const float* __restrict__ x, long long n,
   }
 }
 
+// A thread's best element of its grid-stride share, the loop of the solution: replaced when
+// x[i] > value (or >= with `last_wins`); starting from `value` with index -1 ("no element yet"
+// when value is -INFINITY).
+__device__ inline void thread_best(const float* __restrict__ x, long long n, float& value,
+                                   long long& index, bool last_wins = false) {
+  const long long stride = static_cast<long long>(blockDim.x) * gridDim.x;
+  for (long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += stride) {
+    const bool first = index < 0 && value == -INFINITY;
+    if (first || x[i] > value || (last_wins && x[i] == value)) {
+      value = x[i];
+      index = i;
+    }
+  }
+}
+
 // Keeps the better of two (value, index) pairs: the larger value; on equal values the lower
 // index, or the higher one with `last_wins` (a wrong kernel's rule). Index -1: no element.
 __device__ inline void keep_better(float& value, long long& index, float other_value,
@@ -87,6 +103,12 @@ __device__ inline void block_arg_max(float& value, long long& index, bool last_w
                                 long long, int) {}
 #define UNUSED_ARG_MAX \
   __global__ void arg_max(const float* __restrict__, long long, unsigned long long*) {}
+// The solution's pass 1, for wrong kernels whose mistake is in pass 2.
+#define SOLUTION_TILE_SUMS                                            \
+  __global__ void tile_sums(const float* __restrict__ x, long long n, \
+                            float* __restrict__ partials) {           \
+    wrong_helpers::fixed_tile_sums(x, n, partials);                   \
+  }
 #define UNUSED_DETERMINISTIC_SUM                                                                  \
   __global__ void tile_sums(const float* __restrict__, long long, float* __restrict__) {}         \
   __global__ void total_of_tiles(const float* __restrict__, long long, const float* __restrict__, \
