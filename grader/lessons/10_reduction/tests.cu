@@ -15,6 +15,9 @@
 //   double, and the same bits again from a second run on the same grid and from pass 1 on other
 //   grids (1 block, 3 blocks, 4x the default). In the speed test one launch per timed sample, the
 //   bound only.
+// - The speed test's checks (the first one and the three replays of timed launches) compute their
+//   references on the device from the inputs' seeds (RowSumOfDraws, arg_max_on_device,
+//   sum_on_device); the correctness cases compute them on the host and vouch for the device ones.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -117,8 +120,9 @@ std::string geometry(const Matrix& m) {
 
 // What a wrong row sum is: the sum of one part of a wide row (a store instead of atomicAdd), or
 // one team lane's share of a narrow row (no shuffles, or shuffles of the wrong width).
-harness::Advice row_advice(const Matrix& m, const std::vector<float>& x) {
-  return [&m, &x](const harness::Mismatches& mm) -> std::string {
+harness::Advice row_advice(const Matrix& m, const harness::Input<float>& xs) {
+  return [m, xs](const harness::Mismatches& mm) -> std::string {
+    const std::vector<float>& x = xs.host();  // drawn on the host only when a message needs it
     if (mm.first_unwritten)
       return m.cols <= reduction::NARROW_MAX_COLS
                  ? "No thread wrote this row's sum: the first lane of the team that owns the row "
@@ -156,6 +160,22 @@ harness::Advice row_advice(const Matrix& m, const std::vector<float>& x) {
   };
 }
 
+// The device reference of an integer row sum (harness::Reference): row r of SmallIntegers drawn
+// from `seed`, added in 64-bit integers (exact). One thread per row: used where a row has at
+// most 2^20 floats (the timing shapes included), the host's loop elsewhere.
+struct RowSumOfDraws {
+  std::uint64_t seed;
+  long long cols;
+  __device__ float operator()(std::size_t r) const {
+    long long sum = 0;
+    for (long long k = 0; k < cols; ++k)
+      sum += static_cast<long long>(
+          reduction::SmallIntegers{}(seed, static_cast<std::size_t>(r * cols + k)));
+    return static_cast<float>(sum);
+  }
+};
+constexpr long long kDeviceReferenceMaxCols = 1LL << 20;
+
 void row_sums(harness::Case& c, const Matrix& m) {
   c.describe(m.cols <= reduction::NARROW_MAX_COLS ? "row_sums_narrow" : "row_sums_wide",
              fmt::format("{} x {} (rows x cols; {}){}", thousands(m.rows), thousands(m.cols),
@@ -167,22 +187,30 @@ void row_sums(harness::Case& c, const Matrix& m) {
   c.launch(reduction::launch_row_sums, x, out, m.rows, m.cols);
   c.ceiling(reduction::launch_row_sums_rung, x, out, m.rows, m.cols);
   c.bytes(4.0 * static_cast<double>(n) + 4.0 * static_cast<double>(m.rows));
-  const std::vector<double> exact = reduction::host_row_sums(x.host(), m.rows, m.cols);
   const harness::Where where = [](const std::string& name, std::size_t r) {
     return fmt::format("{}[{}] (row {})", name, r, r);
   };
-  if (m.data == Data::integers) {
-    std::vector<float> expected(exact.begin(), exact.end());
-    c.expect_exact(out, expected, where, row_advice(m, x.host()));
+  const auto host_sums = [&] {
+    const std::vector<double> exact = reduction::host_row_sums(x.host(), m.rows, m.cols);
+    return std::vector<float>(exact.begin(), exact.end());
+  };
+  if (m.data == Data::integers && m.cols <= kDeviceReferenceMaxCols) {
+    c.expect_exact(out, harness::reference(host_sums, RowSumOfDraws{x.seed(), m.cols}), where,
+                   row_advice(m, x));
     return;
   }
+  if (m.data == Data::integers) {  // one row of up to 2^26: the host's loop (never timed)
+    c.expect_exact(out, host_sums(), where, row_advice(m, x));
+    return;
+  }
+  const std::vector<double> exact = reduction::host_row_sums(x.host(), m.rows, m.cols);
   std::vector<double> tolerance(static_cast<std::size_t>(m.rows));
   for (long long r = 0; r < m.rows; ++r) {
     double magnitude = 0;
     for (long long k = 0; k < m.cols; ++k) magnitude += std::fabs(x.host()[r * m.cols + k]);
     tolerance[r] = 1.01 * static_cast<double>(m.cols) * std::ldexp(1.0, -24) * magnitude;
   }
-  c.expect_near(out, exact, tolerance, where, row_advice(m, x.host()));
+  c.expect_near(out, exact, tolerance, where, row_advice(m, x));
 }
 
 // ============================== arg_max ==============================
@@ -241,8 +269,10 @@ std::vector<unsigned long long> block_best_keys(const std::vector<float>& x, int
   return best;
 }
 
-harness::Advice arg_max_advice(const std::vector<float>& x, long long expected, int blocks) {
-  return [&x, expected, blocks](const harness::Mismatches& m) -> std::string {
+harness::Advice arg_max_advice(const harness::Input<float>& xs, int blocks) {
+  return [xs, blocks](const harness::Mismatches& m) -> std::string {
+    const std::vector<float>& x = xs.host();  // drawn on the host only when a message needs it
+    const long long expected = reduction::host_arg_max(x);
     const unsigned long long got = std::strtoull(m.got.c_str(), nullptr, 10);
     const float max = x[static_cast<std::size_t>(expected)];
     const std::string want =
@@ -295,6 +325,30 @@ harness::Advice arg_max_advice(const std::vector<float>& x, long long expected, 
   };
 }
 
+// The expected key of n ArgMaxValues drawn from `seed`, on the device (the speed test's
+// reference: the host would draw and scan 2^26 values for each check). atomicMax of every
+// element's key: the same result in any order.
+__global__ void arg_max_of_draws(std::uint64_t seed, std::size_t n, reduction::ArgMaxValues draw,
+                                 unsigned long long* key) {
+  unsigned long long best = 0;
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += stride) {
+    const unsigned long long k = reduction::arg_max_key(draw(seed, i), static_cast<long long>(i));
+    best = k > best ? k : best;
+  }
+  atomicMax(key, best);
+}
+
+unsigned long long arg_max_on_device(std::uint64_t seed, std::size_t n,
+                                     reduction::ArgMaxValues draw) {
+  harness::DeviceBuffer<unsigned long long> key(1, 0);
+  harness::check(cudaMemset(key.data(), 0, sizeof(unsigned long long)), "clear the reference key");
+  arg_max_of_draws<<<1024, 256>>>(seed, n, draw, key.data());
+  harness::check(cudaGetLastError(), "launch the reference arg max");
+  return key.download()[0];
+}
+
 void arg_max(harness::Case& c, const ArgMaxCase& a) {
   int blocks = 0;
   harness::check(reduction::default_blocks(a.n, &blocks), "default_blocks");
@@ -304,7 +358,8 @@ void arg_max(harness::Case& c, const ArgMaxCase& a) {
                                                 : "whole numbers -4095 .. 0 and 1/16 -inf",
                                     blocks));
   const std::size_t n = static_cast<std::size_t>(a.n);
-  const auto x = c.input<float>("x", n, reduction::ArgMaxValues{a.top, a.minus_inf_per_64});
+  const reduction::ArgMaxValues draw{a.top, a.minus_inf_per_64};
+  const auto x = c.input<float>("x", n, draw);
   if (a.plant == Plant::tie_middle_and_last) {
     x.set(n / 2, 7.0f);
     x.set(n - 1, 7.0f);
@@ -322,11 +377,17 @@ void arg_max(harness::Case& c, const ArgMaxCase& a) {
   c.launch(reduction::launch_arg_max, x, a.n, key);
   c.ceiling(reduction::launch_cub_arg_max, x, a.n, key);
   c.bytes(4.0 * static_cast<double>(a.n));
-  const long long best = reduction::host_arg_max(x.host());
-  const unsigned long long expected =
-      reduction::arg_max_key(x.host()[static_cast<std::size_t>(best)], best);
+  unsigned long long expected = 0;
+  if (c.timing()) {
+    expected = arg_max_on_device(x.seed(), n, draw);
+  } else {
+    const long long best = reduction::host_arg_max(x.host());
+    expected = reduction::arg_max_key(x.host()[static_cast<std::size_t>(best)], best);
+    if (c.all_drawn())
+      c.vouch(std::vector<unsigned long long>{expected}, {arg_max_on_device(x.seed(), n, draw)});
+  }
   c.expect_exact(key, std::vector<unsigned long long>{expected}, harness::flat(),
-                 arg_max_advice(x.host(), best, blocks));
+                 arg_max_advice(x, blocks));
 }
 
 // ============================== deterministic_sum ==============================
@@ -359,8 +420,9 @@ std::string bits_of(float v) {
   return fmt::format("{} (bits 0x{:08x})", harness::show(v), b);
 }
 
-harness::Advice sum_advice(const std::vector<float>& x, double tolerance) {
-  return [&x, tolerance](const harness::Mismatches& m) -> std::string {
+harness::Advice sum_advice(const harness::Input<float>& xs, double tolerance) {
+  return [xs, tolerance](const harness::Mismatches& m) -> std::string {
+    const std::vector<float>& x = xs.host();  // drawn on the host only when a message needs it
     const double got = std::strtod(m.got.c_str(), nullptr);
     const long long tiles = reduction::sum_tiles(static_cast<long long>(x.size()));
     double head = 0;
@@ -372,6 +434,26 @@ harness::Advice sum_advice(const std::vector<float>& x, double tolerance) {
           tiles - 1, tiles, tiles - 1);
     return "";
   };
+}
+
+// The sum of n PositiveMean values drawn from `seed`, in double on the device (the speed test's
+// reference). Double atomics add in any order: within about 1e-16 x n of the exact sum, far
+// inside the float bound; every value is positive, so it is also sum|x|.
+__global__ void double_sum_of_draws(std::uint64_t seed, std::size_t n, double* sum) {
+  double mine = 0;
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += stride)
+    mine += reduction::PositiveMean{}(seed, i);
+  atomicAdd(sum, mine);
+}
+
+double sum_on_device(std::uint64_t seed, std::size_t n) {
+  harness::DeviceBuffer<double> sum(1, 0);
+  harness::check(cudaMemset(sum.data(), 0, sizeof(double)), "clear the reference sum");
+  double_sum_of_draws<<<1024, 256>>>(seed, n, sum.data());
+  harness::check(cudaGetLastError(), "launch the reference sum");
+  return sum.download()[0];
 }
 
 void deterministic_sum(harness::Case& c, const SumCase& s) {
@@ -388,13 +470,20 @@ void deterministic_sum(harness::Case& c, const SumCase& s) {
   c.launch(reduction::launch_deterministic_sum, x, s.n, partials, out, blocks);
   c.ceiling(reduction::launch_cub_sum, x, s.n, partials, out, blocks);
   c.bytes(4.0 * static_cast<double>(s.n));
-  double exact = 0, magnitude = 0;
-  for (float v : x.host()) {
-    exact += v;
-    magnitude += std::fabs(v);
+  // Every value is positive: sum|x| is the sum itself.
+  double exact = 0;
+  if (c.timing()) {
+    exact = sum_on_device(x.seed(), n);
+  } else {
+    for (float v : x.host()) exact += v;
   }
-  const double bound = reduction::deterministic_sum_bound(s.n, magnitude);
-  c.expect_near(out, {exact}, {bound}, harness::flat(), sum_advice(x.host(), bound));
+  const double bound = reduction::deterministic_sum_bound(s.n, exact);
+  if (!c.timing() && c.all_drawn()) {
+    const double device = sum_on_device(x.seed(), n);
+    c.vouch({exact}, {bound},
+            {harness::Near{device, reduction::deterministic_sum_bound(s.n, device)}});
+  }
+  c.expect_near(out, {exact}, {bound}, harness::flat(), sum_advice(x, bound));
   if (c.timing()) return;  // timed launches: one each, on the default grid
 
   // The same bits again: a second run on the same grid, then other grids for pass 1.
