@@ -1,0 +1,531 @@
+// Hidden tests of lesson 10_reduction: "<step>/Correct.<case>" and "<step>/Speed.timed" for the
+// steps narrow_rows and wide_rows (both through launch_row_sums, timed against the read rung
+// row_sums_rung), arg_max (against cub::DeviceReduce::ArgMax) and deterministic_sum (against
+// cub::DeviceReduce::Sum).
+//
+// Comparisons.
+// - Row sums, integer data (SmallIntegers, host_reference.hpp): every row sum is exact in any
+//   order of additions that does not depend on the values, so out is compared bit for bit with
+//   the sums computed in double. A few shapes use the course's random floats (mixed magnitudes,
+//   harness/draw.hpp) and the bound every order of additions meets: (cols - 1) u sum|row| (u =
+//   2^-24, first order), plus 1%.
+// - arg_max: the key is compared bit for bit with arg_max_key(max, lowest index of max): the
+//   index and the value's bits both right.
+// - deterministic_sum: *out within deterministic_sum_bound (host_reference.hpp) of the sum in
+//   double, and the same bits again from a second run on the same grid and from pass 1 on other
+//   grids (1 block, 3 blocks, 4x the default). In the speed test one launch per timed sample, the
+//   bound only.
+// - The speed test's checks (the first one and the three replays of timed launches) compute their
+//   references on the device from the inputs' seeds (RowSumOfDraws, arg_max_on_device,
+//   sum_on_device); the correctness cases compute them on the host and vouch for the device ones.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "course/report.hpp"
+#include "harness/lesson.hpp"
+#include "host_reference.hpp"
+#include "reduction.cuh"
+#include "steps/10_reduction.hpp"
+
+namespace {
+
+using reduction::Step;
+
+constexpr int kBlock = reduction::BLOCK_THREADS;
+
+std::string thousands(long long v) {
+  return course::group_thousands(static_cast<double>(v));
+}
+
+// ============================== row sums ==============================
+
+enum class Data { integers, random };
+
+struct Matrix {
+  long long rows, cols;
+  Data data = Data::integers;
+};
+
+std::string matrix_name(const Matrix& m) {
+  return fmt::format("{}x{}{}", m.rows, m.cols, m.data == Data::random ? "_random" : "");
+}
+
+// Rows of 1 .. 1024 floats: every team width (1, 2, 4, 8, 16, 32 lanes) with rows that fill a
+// block and rows that leave teams idle in the last warp, widths one short of and one past a power
+// of two, a single row, a single column 2^26 long (one lane per row), and the timing shape.
+std::vector<Matrix> narrow_shapes() {
+  std::vector<Matrix> out;
+  for (const auto& [r, c] : std::vector<std::pair<long long, long long>>{
+           {1, 1},     {3, 1},    {1000003, 1}, {1000, 2},      {999, 3},
+           {517, 5},   {257, 8},  {4099, 16},   {4097, 17},     {1025, 31},
+           {1000, 32}, {333, 33}, {257, 100},   {100, 255},     {129, 256},
+           {77, 1000}, {1, 1024}, {4099, 1024}, {1 << 18, 256}, {1LL << 26, 1}})
+    out.push_back({r, c});
+  for (const auto& [r, c] : std::vector<std::pair<long long, long long>>{{999, 3}, {257, 100}})
+    out.push_back({r, c, Data::random});
+  return out;
+}
+
+// Rows longer than 1024 floats: one part per row (many rows), several parts per row (rows fewer
+// than the GPU's blocks), parts that end inside the row, a single row 2^26 long, and the timing
+// shape.
+std::vector<Matrix> wide_shapes() {
+  std::vector<Matrix> out;
+  for (const auto& [r, c] : std::vector<std::pair<long long, long long>>{{1, 1025},
+                                                                         {3, 2047},
+                                                                         {2, 1000003},
+                                                                         {5, 65537},
+                                                                         {7, 100003},
+                                                                         {1000, 4099},
+                                                                         {8192, 1500},
+                                                                         {64, 1 << 20},
+                                                                         {1, 1LL << 26}})
+    out.push_back({r, c});
+  out.push_back({3, 100003, Data::random});
+  return out;
+}
+
+// 2^26 elements on GPUs with up to 64 MiB of L2 (>= 4x the L2): narrow rows of 256 floats (a
+// warp per row, 8 floats per lane), wide rows few enough (64) that one block per row would
+// leave half of an H200's 132 SMs idle.
+Matrix narrow_timing() {
+  const long long n = harness::timing_elements(1, sizeof(float));
+  return {n / 256, 256};
+}
+Matrix wide_timing() {
+  const long long n = harness::timing_elements(1, sizeof(float));
+  return {64, n / 64};
+}
+
+int parts_of(const Matrix& m) {
+  if (m.cols <= reduction::NARROW_MAX_COLS) return 0;
+  int parts = 0;
+  harness::check(reduction::row_parts(m.rows, m.cols, &parts), "row_parts");
+  return parts;
+}
+
+std::string geometry(const Matrix& m) {
+  if (m.cols <= reduction::NARROW_MAX_COLS) {
+    const int lanes = reduction::row_team_lanes(m.cols);
+    return fmt::format("{} lane{} per row, {} rows per block of 256", lanes, lanes > 1 ? "s" : "",
+                       kBlock / lanes);
+  }
+  const int parts = parts_of(m);
+  return fmt::format("{} block{} of 256 per row", parts, parts > 1 ? "s" : "");
+}
+
+// What a wrong row sum is: the sum of one part of a wide row (a store instead of atomicAdd), or
+// one team lane's share of a narrow row (no shuffles, or shuffles of the wrong width).
+harness::Advice row_advice(const Matrix& m, const harness::Input<float>& xs) {
+  return [m, xs](const harness::Mismatches& mm) -> std::string {
+    const std::vector<float>& x = xs.host();  // drawn on the host only when a message needs it
+    if (mm.first_unwritten)
+      return m.cols <= reduction::NARROW_MAX_COLS
+                 ? "No thread wrote this row's sum: the first lane of the team that owns the row "
+                   "(team t of block b owns row b * (256 / lanes) + t) must write it"
+                 : "";
+    const long long r = static_cast<long long>(mm.first);
+    const double got = std::strtod(mm.got.c_str(), nullptr);
+    const float* row = x.data() + r * m.cols;
+    if (m.cols > reduction::NARROW_MAX_COLS) {
+      const int parts = parts_of(m);
+      for (int p = 0; p < parts && parts > 1; ++p) {
+        double part = 0;
+        const long long b = reduction::row_part_begin(m.cols, parts, p);
+        const long long e = reduction::row_part_begin(m.cols, parts, p + 1);
+        for (long long c = b; c < e; ++c) part += row[c];
+        if (got == part)
+          return fmt::format(
+              "out[{}] is the sum of part {} of the row alone (columns {} .. {}; the row has {} "
+              "parts, one block each): a plain store keeps only one block's part. Each block "
+              "must add its part with atomicAdd(&out[row], block_sum)",
+              r, p, b, e - 1, parts);
+      }
+      return "";
+    }
+    const int lanes = reduction::row_team_lanes(m.cols);
+    double lane0 = 0;
+    for (long long c = 0; c < m.cols; c += lanes) lane0 += row[c];
+    if (lanes > 1 && got == lane0)
+      return fmt::format(
+          "out[{}] is lane 0's share of the row alone (columns 0, {}, {}, ...): the team's {} "
+          "lanes must add their sums with __shfl_down_sync(0xffffffff, v, offset, {}) for offset "
+          "= {} .. 1 before lane 0 writes",
+          r, lanes, 2 * lanes, lanes, lanes, lanes / 2);
+    return "";
+  };
+}
+
+// The device reference of an integer row sum (harness::Reference): row r of SmallIntegers drawn
+// from `seed`, added in 64-bit integers (exact). One thread per row: used where a row has at
+// most 2^20 floats (the timing shapes included), the host's loop elsewhere.
+struct RowSumOfDraws {
+  std::uint64_t seed;
+  long long cols;
+  __device__ float operator()(std::size_t r) const {
+    long long sum = 0;
+    for (long long k = 0; k < cols; ++k)
+      sum += static_cast<long long>(
+          reduction::SmallIntegers{}(seed, static_cast<std::size_t>(r * cols + k)));
+    return static_cast<float>(sum);
+  }
+};
+constexpr long long kDeviceReferenceMaxCols = 1LL << 20;
+
+void row_sums(harness::Case& c, const Matrix& m) {
+  c.describe(m.cols <= reduction::NARROW_MAX_COLS ? "row_sums_narrow" : "row_sums_wide",
+             fmt::format("{} x {} (rows x cols; {}){}", thousands(m.rows), thousands(m.cols),
+                         geometry(m), m.data == Data::integers ? "" : ", random floats"));
+  const std::size_t n = static_cast<std::size_t>(m.rows * m.cols);
+  const auto x = m.data == Data::integers ? c.input<float>("x", n, reduction::SmallIntegers{})
+                                          : c.input<float>("x", n);
+  const auto out = c.output<float>("out", static_cast<std::size_t>(m.rows));
+  c.launch(reduction::launch_row_sums, x, out, m.rows, m.cols);
+  c.ceiling(reduction::launch_row_sums_rung, x, out, m.rows, m.cols);
+  c.bytes(4.0 * static_cast<double>(n) + 4.0 * static_cast<double>(m.rows));
+  const harness::Where where = [](const std::string& name, std::size_t r) {
+    return fmt::format("{}[{}] (row {})", name, r, r);
+  };
+  const auto host_sums = [&] {
+    const std::vector<double> exact = reduction::host_row_sums(x.host(), m.rows, m.cols);
+    return std::vector<float>(exact.begin(), exact.end());
+  };
+  if (m.data == Data::integers && m.cols <= kDeviceReferenceMaxCols) {
+    c.expect_exact(out, harness::reference(host_sums, RowSumOfDraws{x.seed(), m.cols}), where,
+                   row_advice(m, x));
+    return;
+  }
+  if (m.data == Data::integers) {  // one row of up to 2^26: the host's loop (never timed)
+    c.expect_exact(out, host_sums(), where, row_advice(m, x));
+    return;
+  }
+  const std::vector<double> exact = reduction::host_row_sums(x.host(), m.rows, m.cols);
+  std::vector<double> tolerance(static_cast<std::size_t>(m.rows));
+  for (long long r = 0; r < m.rows; ++r) {
+    double magnitude = 0;
+    for (long long k = 0; k < m.cols; ++k) magnitude += std::fabs(x.host()[r * m.cols + k]);
+    tolerance[r] = 1.01 * static_cast<double>(m.cols) * std::ldexp(1.0, -24) * magnitude;
+  }
+  c.expect_near(out, exact, tolerance, where, row_advice(m, x));
+}
+
+// ============================== arg_max ==============================
+
+enum class Plant { none, tie_middle_and_last, max_at_last, tie_in_thread, tie_in_warp };
+
+struct ArgMaxCase {
+  long long n;
+  float top;  // the draw's largest value
+  int minus_inf_per_64;
+  Plant plant = Plant::none;
+};
+
+std::string arg_max_name(const ArgMaxCase& a) {
+  std::string data = a.minus_inf_per_64 == 64 ? "all_minus_inf"
+                     : a.top < 0              ? "negative"
+                                              : "top_zero";
+  if (a.plant == Plant::tie_middle_and_last) data += "_tie_middle_last";
+  if (a.plant == Plant::max_at_last) data += "_max_last";
+  if (a.plant == Plant::tie_in_thread) data += "_tie_in_thread";
+  if (a.plant == Plant::tie_in_warp) data += "_tie_in_warp";
+  return fmt::format("n_{}_{}", a.n, data);
+}
+
+// Negative data with -infinity among it, whose maximum repeats at large n (within one thread's
+// grid-stride share, across warps and across blocks); all -infinity (the answer is 0); a planted
+// maximum at the last index; planted equal maxima in the middle and at the end, in one thread's
+// share (a grid's width apart) and in one warp (neighbours).
+std::vector<ArgMaxCase> arg_max_cases() {
+  std::vector<ArgMaxCase> out;
+  for (long long n : {1LL, 2LL, 31LL, 33LL, 257LL, 1000LL, 65537LL, 1000003LL, (1LL << 22) + 3})
+    out.push_back({n, -1.0f, 4});
+  for (long long n : {1000003LL, (1LL << 24) + 1}) out.push_back({n, 0.0f, 4});
+  for (long long n : {1LL, 33LL, 100003LL}) out.push_back({n, -1.0f, 64});
+  for (long long n : {3LL, 257LL, 1000003LL}) {
+    out.push_back({n, -1.0f, 4, Plant::tie_middle_and_last});
+    out.push_back({n, -1.0f, 4, Plant::max_at_last});
+  }
+  for (long long n : {1000LL, 1000003LL}) out.push_back({n, -1.0f, 4, Plant::tie_in_warp});
+  out.push_back({1000003, -1.0f, 4, Plant::tie_in_thread});  // > the grid's threads on an H200
+  return out;
+}
+
+ArgMaxCase arg_max_timing() {
+  return {harness::timing_elements(1, sizeof(float)), 0.0f, 4};
+}
+
+// The key of every block's best element under the launch's grid-stride loop (element i belongs to
+// block (i / 256) % blocks), to recognise a result that is one block's alone.
+std::vector<unsigned long long> block_best_keys(const std::vector<float>& x, int blocks) {
+  std::vector<unsigned long long> best(static_cast<std::size_t>(blocks), 0);
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const std::size_t b = (i / kBlock) % static_cast<std::size_t>(blocks);
+    best[b] = std::max(best[b], reduction::arg_max_key(x[i], static_cast<long long>(i)));
+  }
+  return best;
+}
+
+harness::Advice arg_max_advice(const harness::Input<float>& xs, int blocks) {
+  return [xs, blocks](const harness::Mismatches& m) -> std::string {
+    const std::vector<float>& x = xs.host();  // drawn on the host only when a message needs it
+    const long long expected = reduction::host_arg_max(x);
+    const unsigned long long got = std::strtoull(m.got.c_str(), nullptr, 10);
+    const float max = x[static_cast<std::size_t>(expected)];
+    const std::string want =
+        fmt::format("the answer is index {} (x[{}] = {})", expected, expected, harness::show(max));
+    if (m.first_unwritten) return "*key was never written (the launcher sets it to 0 first)";
+    if (got == 0)
+      return fmt::format(
+          "*key is still 0: no block did atomicMax with an element's key; {}. Does each thread "
+          "start from 0.0f instead of \"no element yet\"? On data that is all negative or "
+          "-INFINITY nothing beats 0",
+          want);
+    const long long i = reduction::key_index(got);
+    if (i < 0 || i >= static_cast<long long>(x.size()))
+      return fmt::format(
+          "*key names index {}, outside the array of {}; {}. Build keys with "
+          "arg_max_key(x[i], i)",
+          i, x.size(), want);
+    const float v = x[static_cast<std::size_t>(i)];
+    if (got != reduction::arg_max_key(v, i))
+      return fmt::format("*key is not arg_max_key(x[{}], {}): build every key with arg_max_key", i,
+                         i);
+    long long last = expected;  // the highest index holding the maximum
+    for (std::size_t k = x.size(); k-- > 0;)
+      if (x[k] == max) {
+        last = static_cast<long long>(k);
+        break;
+      }
+    const std::string ties = fmt::format(
+        "*key names index {}, and x[{}] = {} is a maximum too, but {}: on equal values the "
+        "lowest index wins. Replace a thread's best only when x[i] > best (not >=), and on equal "
+        "values keep the lower index when combining lanes and warps",
+        i, i, harness::show(v), want);
+    if (v == max && i == last) return ties;
+    const std::vector<unsigned long long> best = block_best_keys(x, blocks);
+    for (int b = 0; b < blocks && blocks > 1; ++b)
+      if (got == best[static_cast<std::size_t>(b)])
+        return fmt::format(
+            "*key is the best of block {}'s elements, and only one block's elements made it into "
+            "*key; {}. Blocks finish in any order: each must merge its key with atomicMax(key, "
+            "...), not store it",
+            b, want);
+    if (v == max && i > expected) return ties;
+    if (v < max)
+      return fmt::format(
+          "*key names index {}, x[{}] = {}, which is not the maximum; {}. Build keys with "
+          "arg_max_key, whose unsigned order is the values' order (the raw bits of negative "
+          "floats compare the wrong way)",
+          i, i, harness::show(v), want);
+    return "";
+  };
+}
+
+// The expected key of n ArgMaxValues drawn from `seed`, on the device (the speed test's
+// reference: the host would draw and scan 2^26 values for each check). atomicMax of every
+// element's key: the same result in any order.
+__global__ void arg_max_of_draws(std::uint64_t seed, std::size_t n, reduction::ArgMaxValues draw,
+                                 unsigned long long* key) {
+  unsigned long long best = 0;
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += stride) {
+    const unsigned long long k = reduction::arg_max_key(draw(seed, i), static_cast<long long>(i));
+    best = k > best ? k : best;
+  }
+  atomicMax(key, best);
+}
+
+unsigned long long arg_max_on_device(std::uint64_t seed, std::size_t n,
+                                     reduction::ArgMaxValues draw) {
+  harness::DeviceBuffer<unsigned long long> key(1, 0);
+  harness::check(cudaMemset(key.data(), 0, sizeof(unsigned long long)), "clear the reference key");
+  arg_max_of_draws<<<1024, 256>>>(seed, n, draw, key.data());
+  harness::check(cudaGetLastError(), "launch the reference arg max");
+  return key.download()[0];
+}
+
+void arg_max(harness::Case& c, const ArgMaxCase& a) {
+  int blocks = 0;
+  harness::check(reduction::default_blocks(a.n, &blocks), "default_blocks");
+  c.describe("arg_max", fmt::format("n = {}, {} ({} blocks of 256 threads)", thousands(a.n),
+                                    a.minus_inf_per_64 == 64 ? "every element -inf"
+                                    : a.top < 0 ? "whole numbers -4096 .. -1 and 1/16 -inf"
+                                                : "whole numbers -4095 .. 0 and 1/16 -inf",
+                                    blocks));
+  const std::size_t n = static_cast<std::size_t>(a.n);
+  const reduction::ArgMaxValues draw{a.top, a.minus_inf_per_64};
+  const auto x = c.input<float>("x", n, draw);
+  if (a.plant == Plant::tie_middle_and_last) {
+    x.set(n / 2, 7.0f);
+    x.set(n - 1, 7.0f);
+  } else if (a.plant == Plant::max_at_last) {
+    x.set(n - 1, 7.0f);
+  } else if (a.plant == Plant::tie_in_thread || a.plant == Plant::tie_in_warp) {
+    // Thread 5 of block 0 holds elements 5, 5 + grid, ...; lanes 5 and 6 of its warp are
+    // neighbours. With one block of 256 threads the grid's width is 256.
+    const std::size_t grid = static_cast<std::size_t>(blocks) * kBlock;
+    const std::size_t second = a.plant == Plant::tie_in_warp ? 6 : 5 + grid;
+    x.set(5, 7.0f);
+    x.set(std::min(second, n - 1), 7.0f);
+  }
+  const auto key = c.output<unsigned long long>("key", 1);
+  c.launch(reduction::launch_arg_max, x, a.n, key);
+  c.ceiling(reduction::launch_cub_arg_max, x, a.n, key);
+  c.bytes(4.0 * static_cast<double>(a.n));
+  unsigned long long expected = 0;
+  if (c.timing()) {
+    expected = arg_max_on_device(x.seed(), n, draw);
+  } else {
+    const long long best = reduction::host_arg_max(x.host());
+    expected = reduction::arg_max_key(x.host()[static_cast<std::size_t>(best)], best);
+    if (c.all_drawn())
+      c.vouch(std::vector<unsigned long long>{expected}, {arg_max_on_device(x.seed(), n, draw)});
+  }
+  c.expect_exact(key, std::vector<unsigned long long>{expected}, harness::flat(),
+                 arg_max_advice(x, blocks));
+}
+
+// ============================== deterministic_sum ==============================
+
+struct SumCase {
+  long long n;
+};
+
+std::string sum_name(const SumCase& s) {
+  return fmt::format("n_{}", s.n);
+}
+
+// One element; one short of / at / one past a tile; many tiles per warp of the grid; 2^25
+// elements of mean 1, where a sequential float loop loses four digits.
+std::vector<SumCase> sum_cases() {
+  std::vector<SumCase> out;
+  for (long long n : {1LL, 2LL, 31LL, 1023LL, 1024LL, 1025LL, 4097LL, 65537LL, 1000003LL,
+                      (1LL << 24) + 5, 1LL << 25})
+    out.push_back({n});
+  return out;
+}
+
+SumCase sum_timing() {
+  return {harness::timing_elements(1, sizeof(float))};
+}
+
+std::string bits_of(float v) {
+  std::uint32_t b = 0;
+  std::memcpy(&b, &v, sizeof b);
+  return fmt::format("{} (bits 0x{:08x})", harness::show(v), b);
+}
+
+harness::Advice sum_advice(const harness::Input<float>& xs, double tolerance) {
+  return [xs, tolerance](const harness::Mismatches& m) -> std::string {
+    const std::vector<float>& x = xs.host();  // drawn on the host only when a message needs it
+    const double got = std::strtod(m.got.c_str(), nullptr);
+    const long long tiles = reduction::sum_tiles(static_cast<long long>(x.size()));
+    double head = 0;
+    for (long long i = 0; i < tiles; ++i) head += x[static_cast<std::size_t>(i)];
+    if (static_cast<long long>(x.size()) > tiles && std::fabs(got - head) <= tolerance)
+      return fmt::format(
+          "*out is the sum of x[0] .. x[{}], the first {} elements of the input: pass 2 must read "
+          "partials[0 .. {}], the tile sums pass 1 wrote, not x",
+          tiles - 1, tiles, tiles - 1);
+    return "";
+  };
+}
+
+// The sum of n PositiveMean values drawn from `seed`, in double on the device (the speed test's
+// reference). Double atomics add in any order: within about 1e-16 x n of the exact sum, far
+// inside the float bound; every value is positive, so it is also sum|x|.
+__global__ void double_sum_of_draws(std::uint64_t seed, std::size_t n, double* sum) {
+  double mine = 0;
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += stride)
+    mine += reduction::PositiveMean{}(seed, i);
+  atomicAdd(sum, mine);
+}
+
+double sum_on_device(std::uint64_t seed, std::size_t n) {
+  harness::DeviceBuffer<double> sum(1, 0);
+  harness::check(cudaMemset(sum.data(), 0, sizeof(double)), "clear the reference sum");
+  double_sum_of_draws<<<1024, 256>>>(seed, n, sum.data());
+  harness::check(cudaGetLastError(), "launch the reference sum");
+  return sum.download()[0];
+}
+
+void deterministic_sum(harness::Case& c, const SumCase& s) {
+  int blocks = 0;
+  harness::check(reduction::default_blocks(s.n, &blocks), "default_blocks");
+  const long long tiles = reduction::sum_tiles(s.n);
+  c.describe("tile_sums + total_of_tiles",
+             fmt::format("n = {} floats in [0.5, 1.5) ({} tiles of {}; pass 1 on {} blocks)",
+                         thousands(s.n), thousands(tiles), reduction::SUM_TILE, blocks));
+  const std::size_t n = static_cast<std::size_t>(s.n);
+  const auto x = c.input<float>("x", n, reduction::PositiveMean{});
+  const auto partials = c.output<float>("partials", static_cast<std::size_t>(tiles));
+  const auto out = c.output<float>("out", 1);
+  c.launch(reduction::launch_deterministic_sum, x, s.n, partials, out, blocks);
+  c.ceiling(reduction::launch_cub_sum, x, s.n, partials, out, blocks);
+  c.bytes(4.0 * static_cast<double>(s.n));
+  // Every value is positive: sum|x| is the sum itself.
+  double exact = 0;
+  if (c.timing()) {
+    exact = sum_on_device(x.seed(), n);
+  } else {
+    for (float v : x.host()) exact += v;
+  }
+  const double bound = reduction::deterministic_sum_bound(s.n, exact);
+  if (!c.timing() && c.all_drawn()) {
+    const double device = sum_on_device(x.seed(), n);
+    c.vouch({exact}, {bound},
+            {harness::Near{device, reduction::deterministic_sum_bound(s.n, device)}});
+  }
+  c.expect_near(out, {exact}, {bound}, harness::flat(), sum_advice(x, bound));
+  if (c.timing()) return;  // timed launches: one each, on the default grid
+
+  // The same bits again: a second run on the same grid, then other grids for pass 1.
+  const float first = out.download()[0];
+  if (harness::still_poisoned(first)) return;  // reported above as never written
+  const auto again = [&](int grid) {
+    c.launch(reduction::launch_deterministic_sum, x, s.n, partials, out, grid);
+    return out.download()[0];
+  };
+  const float second = again(blocks);
+  if (std::memcmp(&first, &second, sizeof first) != 0) {
+    c.fail(fmt::format(
+        "two runs on the same grid ({} blocks) gave different bits: {} and then {}. Something in "
+        "the sum depends on timing: float atomics (their order changes from run to run), or a "
+        "race (a missing __syncthreads())",
+        blocks, bits_of(first), bits_of(second)));
+    return;
+  }
+  for (int grid : {1, 3, 4 * blocks}) {
+    const float other = again(grid);
+    if (std::memcmp(&first, &other, sizeof first) != 0) {
+      c.fail(fmt::format(
+          "pass 1 on {} blocks and on {} block{} gave different bits: {} and {}. The order of the "
+          "additions must not depend on the grid: sum fixed tiles (tile t = elements t * {} .. "
+          "t * {} + {}), not each thread's grid-stride share, and add the tile sums in an order "
+          "fixed by their number",
+          blocks, grid, grid > 1 ? "s" : "", bits_of(first), bits_of(other), reduction::SUM_TILE,
+          reduction::SUM_TILE, reduction::SUM_TILE - 1));
+      return;
+    }
+  }
+}
+
+}  // namespace
+
+COURSE_TESTS {
+  harness::correctness(Step::narrow_rows, narrow_shapes(), matrix_name, row_sums);
+  harness::speed(Step::narrow_rows, narrow_timing, row_sums);
+  harness::correctness(Step::wide_rows, wide_shapes(), matrix_name, row_sums);
+  harness::speed(Step::wide_rows, wide_timing, row_sums);
+  harness::correctness(Step::arg_max, arg_max_cases(), arg_max_name, arg_max);
+  harness::speed(Step::arg_max, arg_max_timing, arg_max);
+  harness::correctness(Step::deterministic_sum, sum_cases(), sum_name, deterministic_sum);
+  harness::speed(Step::deterministic_sum, sum_timing, deterministic_sum);
+}

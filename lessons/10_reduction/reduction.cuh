@@ -1,0 +1,241 @@
+/// @file reduction.cuh
+/// @brief Lesson 10_reduction: reductions beyond lesson 05's plain float sum. The kernels a
+/// student writes and the launchers the course owns.
+///
+/// - steps `narrow_rows` and `wide_rows`: the sum of every row of a rows x cols row-major float
+///   matrix (a segmented reduction), through one launcher, launch_row_sums, that picks the
+///   geometry by the row's length. Rows of at most NARROW_MAX_COLS floats: a team of
+///   row_team_lanes(cols) consecutive lanes per row (1, 2, 4, ..., 32: a whole warp from 17
+///   columns up), kernel row_sums_narrow. Longer rows: blocks of BLOCK_THREADS threads,
+///   row_parts(rows, cols) blocks per row (several when the rows are too few to fill the GPU),
+///   each adding its part's sum into out[row] with atomicAdd, kernel row_sums_wide. Each step is
+///   timed on a shape of its own regime against the read rung (row_sums_rung).
+/// - step `arg_max`: the index of the largest element, the lowest index among equal maxima, on
+///   data with negatives, repeated maxima and -infinity; (value, index) packed in one 64-bit key
+///   (arg_max_key) so that one atomicMax per block orders both. Timed against
+///   cub::DeviceReduce::ArgMax.
+/// - step `deterministic_sum`: the sum of an array, the same bits on every run and for every grid
+///   size: pass 1 (tile_sums) sums fixed tiles of SUM_TILE elements, one tile at a time per
+///   warp, into partials[tile]; pass 2 (total_of_tiles, one block of FINAL_THREADS threads)
+///   sums the partials in a fixed order. No float atomics: their order changes from run to run,
+///   and so do the bits of the sum. Timed against cub::DeviceReduce::Sum.
+///
+/// Every launch is course-owned (lessons/10_reduction/launch.cu): the student writes kernel
+/// bodies (and any __device__ helpers) only. Pointers are device pointers; inputs and outputs
+/// never overlap. Launchers are asynchronous on `stream` and return cudaSuccess,
+/// cudaErrorInvalidValue when an argument is outside the documented range (nothing is launched
+/// then), or the error of a launch or a device query.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+/// Lesson 10_reduction: kernels (student) and launchers (course).
+namespace reduction {
+
+/// Threads per block of every launch of this lesson except pass 2 of the deterministic sum.
+constexpr int BLOCK_THREADS = 256;
+/// Threads per warp (the device's `warpSize`).
+constexpr int WARP_SIZE = 32;
+/// Longest row (in floats) that launch_row_sums gives to row_sums_narrow; longer rows go to
+/// row_sums_wide.
+constexpr int NARROW_MAX_COLS = 1024;
+/// Blocks per SM that row_sums_wide's grid aims at: row_parts() splits rows until
+/// rows x parts reaches this many blocks per SM (or a part would be shorter than
+/// MIN_PART_COLS).
+constexpr int WIDE_BLOCKS_PER_SM = 8;
+/// Shortest part of a row that row_parts() makes (in floats): 8 per thread of a block.
+constexpr int MIN_PART_COLS = 8 * BLOCK_THREADS;
+/// Blocks per SM of the grids of arg_max and of the deterministic sum's pass 1 (by default).
+constexpr int BLOCKS_PER_SM = 8;
+/// Elements of one tile of the deterministic sum: one warp sums one tile at a time (32 per lane).
+constexpr int SUM_TILE = 1024;
+/// Threads of the deterministic sum's pass 2 (one block: 32 warps).
+constexpr int FINAL_THREADS = 1024;
+
+// ---- Geometry helpers (host and device) ----
+
+/// Lanes that share one row in row_sums_narrow: the smallest power of two >= cols, at most 32.
+/// @param cols floats per row, 1 .. NARROW_MAX_COLS
+__host__ __device__ constexpr int row_team_lanes(long long cols) {
+  int lanes = 1;
+  while (lanes < WARP_SIZE && lanes < cols) lanes *= 2;
+  return lanes;
+}
+
+/// First column of part `part` of a row of `cols` floats split into `parts` parts for
+/// row_sums_wide: part p covers columns [row_part_begin(cols, parts, p), row_part_begin(cols,
+/// parts, p + 1)). Parts are ceil(cols / parts) columns rounded up to a multiple of 32 (so that
+/// every part but the last starts on a 128-byte boundary of a row that does), the last ones
+/// shorter or empty.
+__host__ __device__ constexpr long long row_part_begin(long long cols, int parts, int part) {
+  const long long per = ((cols + parts - 1) / parts + WARP_SIZE - 1) / WARP_SIZE * WARP_SIZE;
+  const long long begin = per * part;
+  return begin < cols ? begin : cols;
+}
+
+/// Tiles of the deterministic sum over n elements: ceil(n / SUM_TILE) (the last one partial).
+__host__ __device__ constexpr long long sum_tiles(long long n) {
+  return n < 1 ? 0 : (n + SUM_TILE - 1) / SUM_TILE;
+}
+
+/// The 64-bit key of element `index` holding `value`, for arg_max: a larger value gives a larger
+/// key, and for equal values the lower index gives the larger key. High 32 bits: the float's
+/// bits mapped to an unsigned order (sign bit set: all bits flipped; clear: sign bit set), so
+/// -infinity < -1 < -0 < +0 < 1 < +infinity compare as unsigned integers (-0 and +0 get
+/// different keys: arg_max does not treat them as equal). Low 32 bits: 0xFFFFFFFF - index. No
+/// real element's key is 0 (-infinity's high half is 0x007FFFFF), so 0 is the identity of
+/// atomicMax. NaN is not supported.
+/// @param value  the element, not NaN
+/// @param index  its index, 0 .. 2^32 - 1
+__host__ __device__ inline unsigned long long arg_max_key(float value, long long index) {
+  unsigned bits = 0;
+#ifdef __CUDA_ARCH__
+  bits = __float_as_uint(value);
+#else
+  __builtin_memcpy(&bits, &value, sizeof bits);
+#endif
+  const unsigned ordered = (bits & 0x80000000u) ? ~bits : (bits | 0x80000000u);
+  return (static_cast<unsigned long long>(ordered) << 32) |
+         (0xFFFFFFFFull - static_cast<unsigned long long>(index));
+}
+
+/// The index a key of arg_max_key() holds.
+__host__ __device__ constexpr long long key_index(unsigned long long key) {
+  return static_cast<long long>(0xFFFFFFFFull - (key & 0xFFFFFFFFull));
+}
+
+// ---- The kernels the student writes (exercises/10_reduction/reduction.cu) ----
+
+/// Step `narrow_rows`: out[r] = x[r * cols] + ... + x[r * cols + cols - 1] for every r < rows,
+/// for rows of 1 .. NARROW_MAX_COLS floats.
+///
+/// Launch: ceil(rows / (BLOCK_THREADS / lanes)) blocks of BLOCK_THREADS threads, lanes =
+/// row_team_lanes(cols): each group of `lanes` consecutive threads (a team; a whole warp when
+/// lanes = 32) owns one row, team t of block b row b * (BLOCK_THREADS / lanes) + t. The team's
+/// lanes read the row together (lane l: columns l, l + lanes, ...: coalesced) and combine their
+/// sums with __shfl_down_sync of width `lanes`; its first lane writes out[row]. Teams past the
+/// last row write nothing but still take part in their warp's shuffles.
+/// @param x     rows x cols floats, row-major (row r at x + r * cols), read only
+/// @param out   rows floats, written
+/// @param rows  >= 1
+/// @param cols  1 .. NARROW_MAX_COLS
+/// @param lanes row_team_lanes(cols): 1, 2, 4, 8, 16 or 32
+__global__ void row_sums_narrow(const float* __restrict__ x, float* __restrict__ out,
+                                long long rows, int cols, int lanes);
+
+/// Step `wide_rows`: adds the sum of part blockIdx.x % parts of row blockIdx.x / parts to
+/// out[row] with one atomicAdd per block, for rows longer than NARROW_MAX_COLS floats.
+///
+/// Launch: rows x parts blocks of BLOCK_THREADS threads, parts = row_parts(rows, cols), after
+/// launch_row_sums has set out to 0. Block b sums columns [row_part_begin(cols, parts, p),
+/// row_part_begin(cols, parts, p + 1)) of row b / parts, p = b % parts: a loop over the part,
+/// stepping by blockDim.x; the warps' shuffles; the 8 warp sums through shared memory; one
+/// atomicAdd(&out[row], block_sum). With one part per row that atomicAdd is the row's only
+/// write.
+/// @param x     rows x cols floats, row-major, read only
+/// @param out   rows floats, 0 on entry; the row sums on exit
+/// @param rows  >= 1
+/// @param cols  > NARROW_MAX_COLS
+/// @param parts blocks per row, row_parts(rows, cols)
+__global__ void row_sums_wide(const float* __restrict__ x, float* __restrict__ out, long long rows,
+                              long long cols, int parts);
+
+/// Step `arg_max`: *key = the largest arg_max_key(x[i], i) over every i < n, with one
+/// atomicMax per block: the key of the maximum element of lowest index.
+///
+/// Launch: min(BLOCKS_PER_SM x SMs, ceil(n / BLOCK_THREADS)) blocks of BLOCK_THREADS threads,
+/// after launch_arg_max has set *key to 0 (no element's key). A grid-stride loop keeps each
+/// thread's best element (value and index, the lower index on ties); the warp, then the block,
+/// combine theirs; one thread per block does atomicMax(key, arg_max_key(value, index)).
+/// @param x   n floats, no NaN, read only
+/// @param n   1 .. 2^32
+/// @param key one 64-bit key, 0 on entry; decode with key_index()
+__global__ void arg_max(const float* __restrict__ x, long long n, unsigned long long* key);
+
+/// Step `deterministic_sum`, pass 1: partials[t] = the sum of tile t, elements t * SUM_TILE ..
+/// min(n, (t + 1) * SUM_TILE) - 1, for every tile t < sum_tiles(n), each added in an order that
+/// depends on t and the tile's values only, never on the grid or on timing.
+///
+/// Launch: any number of blocks of BLOCK_THREADS threads (launch_deterministic_sum's `blocks`):
+/// warp w of the grid sums tiles w, w + (warps in the grid), ... one at a time, each with its 32
+/// lanes and 5 shuffles, and its lane 0 writes partials[t]. No atomics, no shared memory.
+/// @param x        n floats, read only
+/// @param n        >= 1
+/// @param partials sum_tiles(n) floats, written
+__global__ void tile_sums(const float* __restrict__ x, long long n, float* __restrict__ partials);
+
+/// Step `deterministic_sum`, pass 2: *out = the sum of partials[0 .. sum_tiles(n) - 1] in an
+/// order fixed by sum_tiles(n) alone.
+///
+/// Launch: one block of FINAL_THREADS threads, after tile_sums on the same stream. x and n are
+/// the problem's, passed so that both passes see it; this pass reads the partials, not x.
+/// @param x        n floats (not needed here)
+/// @param n        >= 1 (sum_tiles(n) partials)
+/// @param partials sum_tiles(n) floats, read only
+/// @param out      one float, written
+__global__ void total_of_tiles(const float* __restrict__ x, long long n,
+                               const float* __restrict__ partials, float* __restrict__ out);
+
+// ---- Launchers and helpers the course owns (lessons/10_reduction/launch.cu) ----
+
+/// Blocks per row that row_sums_wide gets for a rows x cols matrix on the current device:
+/// ceil(WIDE_BLOCKS_PER_SM x SMs / rows), but at least 1 and no more than
+/// ceil(cols / MIN_PART_COLS).
+/// @param[out] parts the number of parts
+/// @return cudaErrorInvalidValue when rows < 1 or cols < 1; the SM-count query's error
+cudaError_t row_parts(long long rows, long long cols, int* parts);
+
+/// Row sums: out[r] = sum of row r, for any rows x cols with rows * cols < 2^40. Rows of up to
+/// NARROW_MAX_COLS floats: row_sums_narrow on ceil(rows * lanes / BLOCK_THREADS) blocks; longer
+/// rows: sets out to 0, then row_sums_wide on rows x row_parts(rows, cols) blocks.
+/// @param x, out, rows, cols as the kernels
+/// @param stream stream of the launches
+cudaError_t launch_row_sums(const float* x, float* out, long long rows, long long cols,
+                            cudaStream_t stream = 0);
+
+/// Ceiling of the row-sum steps (kernel `row_sums_rung`), the read rung: the bytes of the task
+/// moved as fast as the course knows how, whatever the rows: the matrix read once as one flat
+/// array with 16-byte loads in a grid-stride loop (BLOCKS_PER_SM blocks per SM), and every
+/// out[r] written once. Its out is not the row sums (each thread writes its own running sum into
+/// its rows): for timing only. Arguments as launch_row_sums.
+cudaError_t launch_row_sums_rung(const float* x, float* out, long long rows, long long cols,
+                                 cudaStream_t stream = 0);
+
+/// Context for the lab's table: cub::DeviceSegmentedReduce::Sum over the same rows (segment r =
+/// [r * cols, (r + 1) * cols), offsets computed on the fly), temporary storage kept between
+/// calls. CUB gives one block to each segment.
+cudaError_t launch_cub_row_sums(const float* x, float* out, long long rows, long long cols,
+                                cudaStream_t stream = 0);
+
+/// The grid of arg_max (and the default grid of tile_sums) for n elements: BLOCKS_PER_SM x SMs,
+/// no more than ceil(n / BLOCK_THREADS) blocks.
+/// @return cudaErrorInvalidValue when n < 1; the SM-count query's error
+cudaError_t default_blocks(long long n, int* blocks);
+
+/// Sets *key to 0 and launches arg_max on default_blocks(n) blocks.
+/// @param x, n, key as arg_max; 1 <= n <= 2^32
+cudaError_t launch_arg_max(const float* x, long long n, unsigned long long* key,
+                           cudaStream_t stream = 0);
+
+/// Ceiling of step arg_max: cub::DeviceReduce::ArgMax(x, value, index, n) into course-owned
+/// device scalars (the CUDA 13 overload with separate value and 64-bit index outputs; `key` is
+/// not written). Temporary storage allocated on the first call and kept.
+cudaError_t launch_cub_arg_max(const float* x, long long n, unsigned long long* key,
+                               cudaStream_t stream = 0);
+
+/// The deterministic sum: tile_sums on `blocks` blocks of BLOCK_THREADS threads, then
+/// total_of_tiles on one block of FINAL_THREADS threads. The result must not depend on
+/// `blocks`.
+/// @param x, n, partials, out as the kernels; 1 <= n < 2^40
+/// @param blocks grid of pass 1, >= 1 (the tests try several; default_blocks(n) when timed)
+cudaError_t launch_deterministic_sum(const float* x, long long n, float* partials, float* out,
+                                     int blocks, cudaStream_t stream = 0);
+
+/// Ceiling of step deterministic_sum: cub::DeviceReduce::Sum(x, out, n) (run-to-run
+/// deterministic on one GPU, CUB documents); `partials` is not used. Temporary storage kept.
+cudaError_t launch_cub_sum(const float* x, long long n, float* partials, float* out, int blocks,
+                           cudaStream_t stream = 0);
+
+}  // namespace reduction
