@@ -15,7 +15,7 @@
 // Sizes: 1; one short of / at / one past a warp, a block's 256-element tile and a 2048-element
 // tile; primes; sizes with one tile per chunk (the chunk grid is one full wave of blocks:
 // chunk_grid()) and with several (4,194,305 on a GPU of up to 1,024 resident blocks and more);
-// the timing size plus 17. The timed size is 2^26 elements per array on GPUs with up to 64 MiB
+// the timing size plus 17. The timed size is 2^26 elements per array on GPUs with up to 128 MiB
 // of L2 (>= 4x the L2), so its host reference is one pass over 2^26 ints.
 #include <algorithm>
 #include <cstdint>
