@@ -48,25 +48,10 @@ struct Scratch {
 };
 
 // One scratch per use, so that no two launchers share memory.
-Scratch& chunk_scratch() {
-  static Scratch s;
-  return s;
-}
-Scratch& compact_scratch() {
-  static Scratch s;
-  return s;
-}
-Scratch& tile_scratch() {
-  static Scratch s;
-  return s;
-}
-Scratch& cub_scan_scratch() {
-  static Scratch s;
-  return s;
-}
-Scratch& cub_select_scratch() {
-  static Scratch s;
-  return s;
+enum class Use { chunk_sums, compact_counts, tile_status, cub_scan, cub_select, count };
+Scratch& scratch(Use use) {
+  static Scratch s[static_cast<int>(Use::count)];
+  return s[static_cast<int>(use)];
 }
 
 // Blocks per SM that fit for every chunk kernel, and the SM count: asked once per process (the
@@ -136,7 +121,7 @@ cudaError_t chunk_grid(long long n, ChunkGrid* g) {
 cudaError_t launch_device_scan(const int* x, int* out, long long n, cudaStream_t stream) {
   ChunkGrid g;
   if (cudaError_t err = chunk_grid(n, &g); err != cudaSuccess) return err;
-  Scratch& s = chunk_scratch();
+  Scratch& s = scratch(Use::chunk_sums);
   if (cudaError_t err = s.reserve(sizeof(int) * static_cast<std::size_t>(g.chunks));
       err != cudaSuccess)
     return err;
@@ -153,7 +138,7 @@ cudaError_t launch_look_back_scan(const int* x, int* out, long long n, cudaStrea
   if (n < 1 || n >= kMaxScanElements) return cudaErrorInvalidValue;
   const long long tiles = (n + TILE_ITEMS - 1) / TILE_ITEMS;
   const std::size_t per_array = sizeof(int) * static_cast<std::size_t>(tiles);
-  Scratch& s = tile_scratch();
+  Scratch& s = scratch(Use::tile_status);
   if (cudaError_t err = s.reserve(3 * per_array + sizeof(unsigned)); err != cudaSuccess) return err;
   char* base = static_cast<char*>(s.memory);
   TileStatus status{reinterpret_cast<int*>(base), reinterpret_cast<int*>(base + per_array),
@@ -175,7 +160,7 @@ cudaError_t launch_compact(const int* x, int* out, long long* count, long long n
   if (n < 1 || n > kMaxCompactElements) return cudaErrorInvalidValue;
   ChunkGrid g;
   if (cudaError_t err = chunk_grid(n, &g); err != cudaSuccess) return err;
-  Scratch& s = compact_scratch();
+  Scratch& s = scratch(Use::compact_counts);
   if (cudaError_t err = s.reserve(sizeof(int) * static_cast<std::size_t>(g.chunks));
       err != cudaSuccess)
     return err;
@@ -194,7 +179,7 @@ cudaError_t launch_cub_inclusive_sum(const int* x, int* out, long long n, cudaSt
   if (cudaError_t err = cub::DeviceScan::InclusiveSum(nullptr, need, x, out, n, stream);
       err != cudaSuccess)
     return err;
-  Scratch& s = cub_scan_scratch();
+  Scratch& s = scratch(Use::cub_scan);
   if (cudaError_t err = s.reserve(need); err != cudaSuccess) return err;
   std::size_t bytes = s.bytes;
   return cub::DeviceScan::InclusiveSum(s.memory, bytes, x, out, n, stream);
@@ -214,7 +199,7 @@ cudaError_t launch_cub_select(const int* x, int* out, long long* count, long lon
   if (cudaError_t err = cub::DeviceSelect::If(nullptr, need, x, out, count, n, Keep{}, stream);
       err != cudaSuccess)
     return err;
-  Scratch& s = cub_select_scratch();
+  Scratch& s = scratch(Use::cub_select);
   if (cudaError_t err = s.reserve(need); err != cudaSuccess) return err;
   std::size_t bytes = s.bytes;
   return cub::DeviceSelect::If(s.memory, bytes, x, out, count, n, Keep{}, stream);

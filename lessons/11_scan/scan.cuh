@@ -195,25 +195,30 @@ cudaError_t chunk_grid(long long n, ChunkGrid* g);
 
 /// Step `device_scan`: reduce_chunks, scan_chunk_sums, scan_chunks on `stream`, on chunk_grid(n).
 /// @param x, out, n as scan_chunks; 1 <= n < 2^40
+/// @param stream stream of the launches
 cudaError_t launch_device_scan(const int* x, int* out, long long n, cudaStream_t stream = 0);
 
 /// Step `look_back`: zeroes the tile flags and the ticket counter (cudaMemsetAsync), then
 /// launches look_back_scan on ceil(n / TILE_ITEMS) blocks of BLOCK_THREADS threads.
 /// @param x, out, n as look_back_scan; 1 <= n < 2^40
+/// @param stream stream of the launches
 cudaError_t launch_look_back_scan(const int* x, int* out, long long n, cudaStream_t stream = 0);
 
 /// Step `compact`: count_chunks, scan_chunk_sums on the counts, compact_chunks, on chunk_grid(n).
 /// @param x, out, count, n as compact_chunks; 1 <= n < 2^31
+/// @param stream stream of the launches
 cudaError_t launch_compact(const int* x, int* out, long long* count, long long n,
                            cudaStream_t stream = 0);
 
 /// Ceiling of steps `device_scan` and `look_back`: cub::DeviceScan::InclusiveSum(x, out, n).
 /// @param x, out, n as launch_device_scan
+/// @param stream stream of the launches
 cudaError_t launch_cub_inclusive_sum(const int* x, int* out, long long n, cudaStream_t stream = 0);
 
 /// Ceiling of step `compact`: cub::DeviceSelect::If(x, out, count, n, keep), the kept elements
 /// in order and their count.
 /// @param x, out, count, n as launch_compact
+/// @param stream stream of the launches
 cudaError_t launch_cub_select(const int* x, int* out, long long* count, long long n,
                               cudaStream_t stream = 0);
 

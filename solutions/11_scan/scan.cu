@@ -51,6 +51,18 @@ __device__ int warp_sum(int v) {
   return v;
 }
 
+// The sum of v over the block, in thread 0 (every thread must call it). `warp_totals` as in
+// block_inclusive_scan.
+__device__ int block_sum(int v, int* warp_totals) {
+  v = warp_sum(v);
+  if (threadIdx.x % WARP_SIZE == 0) warp_totals[threadIdx.x / WARP_SIZE] = v;
+  __syncthreads();
+  int sum = 0;
+  if (threadIdx.x == 0)
+    for (int w = 0; w < WARPS_PER_BLOCK; ++w) sum += warp_totals[w];
+  return sum;
+}
+
 // Thread t's ITEMS_PER_THREAD consecutive elements of the tile at `base`: two int4 loads when the
 // tile is whole (base is a multiple of TILE_ITEMS, so the address is 16-byte aligned), else one
 // by one with 0 past n.
@@ -129,15 +141,8 @@ __global__ void reduce_chunks(const int* __restrict__ x, int* __restrict__ chunk
 #pragma unroll
     for (int k = 0; k < ITEMS_PER_THREAD; ++k) acc += v[k];
   }
-  acc = warp_sum(acc);
-  const int lane = threadIdx.x % WARP_SIZE, warp = threadIdx.x / WARP_SIZE;
-  if (lane == 0) warp_totals[warp] = acc;
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    int sum = 0;
-    for (int w = 0; w < WARPS_PER_BLOCK; ++w) sum += warp_totals[w];
-    chunk_sums[blockIdx.x] = sum;
-  }
+  const int sum = block_sum(acc, warp_totals);
+  if (threadIdx.x == 0) chunk_sums[blockIdx.x] = sum;
 }
 
 // Grid: one block of 256 threads; count may exceed 256.
@@ -253,15 +258,8 @@ __global__ void count_chunks(const int* __restrict__ x, int* __restrict__ chunk_
 #pragma unroll
     for (int k = 0; k < ITEMS_PER_THREAD; ++k) kept += (k < valid && keep(v[k])) ? 1 : 0;
   }
-  kept = warp_sum(kept);
-  const int lane = threadIdx.x % WARP_SIZE, warp = threadIdx.x / WARP_SIZE;
-  if (lane == 0) warp_totals[warp] = kept;
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    int sum = 0;
-    for (int w = 0; w < WARPS_PER_BLOCK; ++w) sum += warp_totals[w];
-    chunk_counts[blockIdx.x] = sum;
-  }
+  const int sum = block_sum(kept, warp_totals);
+  if (threadIdx.x == 0) chunk_counts[blockIdx.x] = sum;
 }
 
 // Grid: ChunkGrid::chunks blocks of 256 threads, after scan_chunk_sums on the counts.

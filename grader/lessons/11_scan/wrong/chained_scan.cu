@@ -17,18 +17,10 @@ UNUSED_COMPACT_CHUNKS
 
 __global__ void look_back_scan(const int* __restrict__ x, int* __restrict__ out, long long n,
                                TileStatus status) {
-  __shared__ int warp_totals[WARPS_PER_BLOCK];
-  __shared__ unsigned ticket;
   __shared__ int tile_exclusive;
-  if (threadIdx.x == 0) ticket = atomicAdd(status.next_tile, 1u);
-  __syncthreads();
-  const long long tile = ticket;
-  const long long base = tile * TILE_ITEMS;
-  int v[ITEMS_PER_THREAD];
-  wrong_helpers::load_items(x, base, n, v);
-  for (int k = 1; k < ITEMS_PER_THREAD; ++k) v[k] += v[k - 1];
-  int total;
-  const int inc = wrong_helpers::block_inclusive_scan(v[ITEMS_PER_THREAD - 1], warp_totals, total);
+  wrong_helpers::TicketedTile own = wrong_helpers::scan_ticketed_tile(x, n, status.next_tile);
+  const long long tile = own.tile;
+  const int total = own.total;
   if (threadIdx.x == 0) {
     int exclusive = 0;
     if (tile > 0) {
@@ -43,8 +35,6 @@ __global__ void look_back_scan(const int* __restrict__ x, int* __restrict__ out,
     tile_exclusive = exclusive;
   }
   __syncthreads();
-  const int offset = tile_exclusive + inc - v[ITEMS_PER_THREAD - 1];
-  for (int k = 0; k < ITEMS_PER_THREAD; ++k) v[k] += offset;
-  wrong_helpers::store_items(out, base, n, v);
+  wrong_helpers::write_ticketed_tile(out, n, own, tile_exclusive);
 }
 }  // namespace scan

@@ -1,12 +1,16 @@
-// Wrong on purpose: the solution's decoupled look-back with its memory ordering taken out. Flags
-// are read with volatile loads and written with plain stores after the value, with no fence and no
-// acquire or release: nothing orders a lane's load of a predecessor's aggregate or prefix after
-// its load of the flag that announces it (PTX ISA, Memory Consistency Model: without a release
-// and an acquire pattern, or fences, between the two threads, the write need not be visible). The
-// lane loads the value in the same loop as the flag, as if the volatile flag guarded it; the
-// compiler may keep the value's load from the first trip, made before the flag was set, and the
-// SM's L1 may serve it stale, so the tile can add an old number. How often this shows on a given
-// GPU is a matter of timing: see calibration.md.
+// Wrong on purpose: the solution's decoupled look-back with its memory ordering taken out, the way
+// a look-back is often first written: the value, then the flag, with plain and volatile stores,
+// and on the reader's side a volatile load of the flag in a spin loop followed by an ordinary load
+// of the value. No release, no acquire, no fence, so the PTX memory consistency model does not
+// promise that the value read is the one written before the flag. What nvcc 13.0 makes of it for
+// sm_90: ld.volatile for the flag and a plain ld.global (L1-cacheable) for the value, after the
+// loop. The value is then stale only if the SM's L1, which is not kept coherent with other SMs'
+// writes, still holds its 128-byte line from an earlier load (another lane of the window, or
+// another block on the same SM, that read a neighbouring tile's word before this one was
+// written), or if the two stores reach L2 out of order. Both depend on timing: whether the H200
+// shows it on every run is what calibration.md asks the first GPU run to establish, and the entry
+// is removed from the catalogue if it does not. look_back_plain_flag is the reliable member of
+// this family.
 #include "unused_kernels.cuh"
 
 namespace scan {
@@ -19,18 +23,10 @@ UNUSED_COMPACT_CHUNKS
 
 __global__ void look_back_scan(const int* __restrict__ x, int* __restrict__ out, long long n,
                                TileStatus status) {
-  __shared__ int warp_totals[WARPS_PER_BLOCK];
-  __shared__ unsigned ticket;
   __shared__ int tile_exclusive;
-  if (threadIdx.x == 0) ticket = atomicAdd(status.next_tile, 1u);
-  __syncthreads();
-  const long long tile = ticket;
-  const long long base = tile * TILE_ITEMS;
-  int v[ITEMS_PER_THREAD];
-  wrong_helpers::load_items(x, base, n, v);
-  for (int k = 1; k < ITEMS_PER_THREAD; ++k) v[k] += v[k - 1];
-  int total;
-  const int inc = wrong_helpers::block_inclusive_scan(v[ITEMS_PER_THREAD - 1], warp_totals, total);
+  wrong_helpers::TicketedTile own = wrong_helpers::scan_ticketed_tile(x, n, status.next_tile);
+  const long long tile = own.tile;
+  const int total = own.total;
   volatile int* flags = status.flag;
   if (threadIdx.x < WARP_SIZE) {
     const int lane = threadIdx.x;
@@ -50,10 +46,10 @@ __global__ void look_back_scan(const int* __restrict__ x, int* __restrict__ out,
         const long long t = nearest - lane;
         int flag = TILE_PREFIX, value = 0;
         if (t >= 0) {
-          do {  // no acquire: the value's load is not ordered after the flag's
+          do {  // a volatile flag, then an ordinary load: no acquire, no fence
             flag = flags[t];
-            value = flag == TILE_PREFIX ? status.prefix[t] : status.aggregate[t];
           } while (flag == TILE_EMPTY);
+          value = flag == TILE_PREFIX ? status.prefix[t] : status.aggregate[t];
         }
         const unsigned with_prefix = __ballot_sync(wrong_helpers::kFullMask, flag == TILE_PREFIX);
         const int stop = with_prefix != 0 ? __ffs(with_prefix) - 1 : WARP_SIZE - 1;
@@ -68,8 +64,6 @@ __global__ void look_back_scan(const int* __restrict__ x, int* __restrict__ out,
     }
   }
   __syncthreads();
-  const int offset = tile_exclusive + inc - v[ITEMS_PER_THREAD - 1];
-  for (int k = 0; k < ITEMS_PER_THREAD; ++k) v[k] += offset;
-  wrong_helpers::store_items(out, base, n, v);
+  wrong_helpers::write_ticketed_tile(out, n, own, tile_exclusive);
 }
 }  // namespace scan

@@ -142,6 +142,39 @@ __device__ inline void exclusive_scan_in_place(int* sums, int count) {
   }
 }
 
+// The look-back kernels' own work around the look-back: a tile from the ticket counter, scanned
+// (v: each element's inclusive sum within the thread's 8, inc: the block's inclusive scan of the
+// threads' totals, total: the tile's sum), and at the end the tile written from its exclusive
+// prefix.
+struct TicketedTile {
+  long long tile = 0, base = 0;
+  int v[ITEMS_PER_THREAD];
+  int inc = 0, total = 0;
+};
+
+__device__ inline TicketedTile scan_ticketed_tile(const int* __restrict__ x, long long n,
+                                                  unsigned* next_tile) {
+  __shared__ int warp_totals[WARPS_PER_BLOCK];
+  __shared__ unsigned ticket;
+  if (threadIdx.x == 0) ticket = atomicAdd(next_tile, 1u);
+  __syncthreads();
+  TicketedTile t;
+  t.tile = ticket;
+  t.base = t.tile * TILE_ITEMS;
+  load_items(x, t.base, n, t.v);
+  for (int k = 1; k < ITEMS_PER_THREAD; ++k) t.v[k] += t.v[k - 1];
+  t.inc = block_inclusive_scan(t.v[ITEMS_PER_THREAD - 1], warp_totals, t.total);
+  return t;
+}
+
+// `exclusive`: the sum of every tile before this one, the same in every thread.
+__device__ inline void write_ticketed_tile(int* __restrict__ out, long long n, TicketedTile& t,
+                                           int exclusive) {
+  const int offset = exclusive + t.inc - t.v[ITEMS_PER_THREAD - 1];
+  for (int k = 0; k < ITEMS_PER_THREAD; ++k) t.v[k] += offset;
+  store_items(out, t.base, n, t.v);
+}
+
 }  // namespace wrong_helpers
 }  // namespace scan
 
