@@ -1,15 +1,14 @@
 // Lesson 10_reduction: complete the five kernels below, then run `./build/grader 10_reduction`.
 //
 // The launches are in lessons/10_reduction/launch.cu and are not yours to change: blocks of 256
-// threads (pass 2 of the deterministic sum: one block of 1024), the grids written next to each
-// kernel. The header lessons/10_reduction/reduction.cuh documents every kernel and the helpers
-// you may call (row_team_lanes, row_part_begin, sum_tiles, arg_max_key); README.md explains the
-// lesson.
+// threads, the grids written next to each kernel. The header lessons/10_reduction/reduction.cuh
+// documents every kernel and the helpers you may call (row_team_lanes, row_part_begin,
+// sum_tiles, arg_max_key); README.md explains the lesson.
 //
 //   step narrow_rows:       row sums, rows of 1-1024 floats: a team of lanes per row
-//   step wide_rows:         row sums, longer rows: a row split over blocks, one atomicAdd each
+//   step wide_rows:         row sums, longer rows: a row split over blocks, float4 loads
 //   step arg_max:           the index of the maximum, the lowest index on ties
-//   step deterministic_sum: the same bits on every run and every grid: tile_sums, total_of_tiles
+//   step deterministic_sum: the same bits on every run and every grid: fixed tiles, last block
 //
 // You may add __device__ helper functions (a warp sum, a block sum, ...) to this file.
 #include "reduction.cuh"
@@ -35,14 +34,18 @@ __global__ void row_sums_narrow(const float* __restrict__ x, float* __restrict__
   out[row] = v;
 }
 
-// Grid: rows x parts blocks of 256 threads, parts = row_parts(rows, cols); out is 0 on entry.
+// Grid: rows x parts blocks of 256 threads, parts = row_parts(rows, cols) (one wave of blocks:
+// 16 per row for 64 rows on an H200); out is 0 on entry.
 __global__ void row_sums_wide(const float* __restrict__ x, float* __restrict__ out, long long rows,
                               long long cols, int parts) {
   // TODO(wide_rows): block b takes part p = b % parts of row b / parts: columns
-  // row_part_begin(cols, parts, p) .. row_part_begin(cols, parts, p + 1) - 1. Loop over them
-  // stepping by blockDim.x; sum the block (shuffles, 8 warp sums in __shared__, __syncthreads(),
-  // shuffles in warp 0); thread 0 adds the block's sum to out[row] with atomicAdd: the row's
-  // other parts are added by other blocks.
+  // row_part_begin(cols, parts, p) .. row_part_begin(cols, parts, p + 1) - 1, from
+  // s = x + row * cols + begin on. Read them as float4 (16 bytes a load): first the 0-3 floats
+  // before s's first 16-byte boundary (from the address: (uintptr_t)s % 16), one per thread;
+  // then float4 j, j + 256, ... with four independent loads per loop iteration, so that each
+  // thread has several loads in flight; then the 0-3 floats left, one per thread. Sum the block
+  // (shuffles, 8 warp sums in __shared__, __syncthreads(), shuffles in warp 0); thread 0 adds
+  // the block's sum to out[row] with atomicAdd: the row's other parts are added by other blocks.
 }
 
 // Grid: min(8 x SMs, ceil(n / 256)) blocks of 256 threads; *key is 0 on entry.
@@ -55,20 +58,19 @@ __global__ void arg_max(const float* __restrict__ x, long long n, unsigned long 
   // block.
 }
 
-// Grid: any number of blocks of 256 threads (the tests try several).
-__global__ void tile_sums(const float* __restrict__ x, long long n, float* __restrict__ partials) {
-  // TODO(deterministic_sum): warp w of the grid takes tiles w, w + warps in the grid, ...; tile t
-  // is elements t * SUM_TILE .. min(n, (t + 1) * SUM_TILE) - 1 (sum_tiles(n) tiles). Lane l adds
-  // the tile's elements l, l + 32, ... in that order, 5 shuffles give the tile's sum to lane 0,
-  // which writes partials[t]. Whichever warp takes a tile, its sum comes out with the same bits.
-}
-
-// Grid: one block of 1024 threads, after tile_sums.
-__global__ void total_of_tiles(const float* __restrict__ x, long long n,
-                               const float* __restrict__ partials, float* __restrict__ out) {
-  // TODO(deterministic_sum): thread j adds partials j, j + 1024, ... (sum_tiles(n) of them, not
-  // x); then the block's sum (shuffles, 32 warp sums in __shared__, __syncthreads(), shuffles in
-  // warp 0); thread 0 writes *out. No atomics: the order of every addition is then fixed.
+// Grid: any number of blocks of 256 threads (the tests try several); *blocks_done is 0 on entry.
+__global__ void deterministic_sum(const float* __restrict__ x, long long n, float* partials,
+                                  unsigned int* blocks_done, float* __restrict__ out) {
+  // TODO(deterministic_sum), pass 1: block b takes tiles b, b + gridDim.x, ...; tile t is
+  // elements t * SUM_TILE .. min(n, (t + 1) * SUM_TILE) - 1 (sum_tiles(n) tiles). In a whole
+  // tile thread j adds float4 number j, j + 256, ... (16 of them, each (x + y) + (z + w)), in
+  // that order; in the last, partial tile, elements j, j + 256, ... Then the block's sum (as in
+  // wide_rows); thread 0 writes partials[t]; __syncthreads() before the next tile.
+  // Then the ticket: thread 0 calls __threadfence() and takes atomicAdd(blocks_done, 1); the
+  // block that gets gridDim.x - 1 is the last (tell the block's threads through __shared__).
+  // Pass 2, the last block only: thread j adds __ldcg(&partials[j]), partials j + 256, ...; the
+  // block's sum; thread 0 writes *out and sets *blocks_done = 0 for the next launch. No
+  // atomicAdd on floats: the order of every addition must depend on n alone.
 }
 
 }  // namespace reduction

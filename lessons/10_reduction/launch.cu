@@ -3,6 +3,7 @@
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 
+#include <cstdint>
 #include <cub/cub.cuh>
 #include <cuda/std/cstdint>
 
@@ -96,6 +97,20 @@ cudaError_t arg_max_outputs(ArgMaxOutputs** out) {
   return cudaSuccess;
 }
 
+// The deterministic sum's counter of finished blocks: one unsigned int for the life of the
+// process, set to 0 when allocated (on `stream`, before the first launch that uses it); every
+// launch's last block sets it back to 0.
+cudaError_t blocks_done_counter(unsigned int** counter, cudaStream_t stream) {
+  static unsigned int* c = nullptr;
+  if (c == nullptr) {
+    if (cudaError_t err = cudaMalloc(&c, sizeof(unsigned int)); err != cudaSuccess) return err;
+    if (cudaError_t err = cudaMemsetAsync(c, 0, sizeof(unsigned int), stream); err != cudaSuccess)
+      return err;
+  }
+  *counter = c;
+  return cudaSuccess;
+}
+
 bool matrix_ok(long long rows, long long cols) {
   return rows >= 1 && cols >= 1 && cols < kMaxElements / rows;  // rows * cols < 2^40, no overflow
 }
@@ -106,8 +121,11 @@ cudaError_t row_parts(long long rows, long long cols, int* parts) {
   if (rows < 1 || cols < 1 || parts == nullptr) return cudaErrorInvalidValue;
   int sms = 0;
   if (cudaError_t err = sm_count(&sms); err != cudaSuccess) return err;
+  // One wave: rows x parts <= 8 x SMs. Rounding up instead (17 parts for 64 rows on 132 SMs:
+  // 1,088 blocks for 1,056 places) leaves 32 blocks for a second wave, each alone on its SM, as
+  // long as the first wave.
   const long long target = static_cast<long long>(WIDE_BLOCKS_PER_SM) * sms;
-  const long long wanted = (target + rows - 1) / rows;
+  const long long wanted = target / rows;
   const long long most = (cols + MIN_PART_COLS - 1) / MIN_PART_COLS;
   long long p = wanted < most ? wanted : most;
   if (p < 1) p = 1;
@@ -205,10 +223,12 @@ cudaError_t launch_cub_arg_max(const float* x, long long n, unsigned long long* 
 
 cudaError_t launch_deterministic_sum(const float* x, long long n, float* partials, float* out,
                                      int blocks, cudaStream_t stream) {
-  if (n < 1 || n >= kMaxElements || blocks < 1) return cudaErrorInvalidValue;
-  tile_sums<<<blocks, BLOCK_THREADS, 0, stream>>>(x, n, partials);
-  if (cudaError_t err = cudaGetLastError(); err != cudaSuccess) return err;
-  total_of_tiles<<<1, FINAL_THREADS, 0, stream>>>(x, n, partials, out);
+  if (n < 1 || n >= kMaxElements || blocks < 1 ||
+      reinterpret_cast<std::uintptr_t>(x) % alignof(float4) != 0)
+    return cudaErrorInvalidValue;
+  unsigned int* blocks_done = nullptr;
+  if (cudaError_t err = blocks_done_counter(&blocks_done, stream); err != cudaSuccess) return err;
+  deterministic_sum<<<blocks, BLOCK_THREADS, 0, stream>>>(x, n, partials, blocks_done, out);
   return cudaGetLastError();
 }
 

@@ -48,9 +48,9 @@ int team_lanes(long long cols) {
   return lanes;
 }
 
-// The rule of row_parts.
+// The rule of row_parts: one wave of blocks, rows x parts <= WIDE_BLOCKS_PER_SM x SMs.
 long long parts(long long rows, long long cols, int sms) {
-  const long long wanted = (header_constant("WIDE_BLOCKS_PER_SM") * 1LL * sms + rows - 1) / rows;
+  const long long wanted = header_constant("WIDE_BLOCKS_PER_SM") * 1LL * sms / rows;
   const long long most =
       (cols + header_constant("MIN_PART_COLS") - 1) / header_constant("MIN_PART_COLS");
   const long long p = wanted < most ? wanted : most;
@@ -119,11 +119,12 @@ QUIZ_NUMERIC("tiles-read") {
 }
 
 QUIZ_NUMERIC("chain-links") {
-  const int warp = header_constant("WARP_SIZE");
-  const int final_threads = header_constant("FINAL_THREADS");
+  // A whole tile: a float4 per link after its own 2 levels; the block's tree; pass 2's share of
+  // the partials per thread; the tree again.
+  const int threads = header_constant("BLOCK_THREADS");
   const long long t = tiles(1LL << 26);
-  return header_constant("SUM_TILE") / warp + std::log2(warp) +
-         (t + final_threads - 1) / final_threads + std::log2(final_threads);
+  return header_constant("SUM_QUADS_PER_THREAD") + 2 + std::log2(threads) +
+         (t + threads - 1) / threads + std::log2(threads);
 }
 
 QUIZ_CHOICE("atomics-bits", q) {
@@ -159,8 +160,10 @@ TEST(Quiz10Facts, NaiveFloatLoopLeavesTheBound) {
     naive += v;
     exact += v;
   }
-  const double links = header_constant("SUM_TILE") / 32.0 + 5 +
-                       static_cast<double>((tiles(n) + 1023) / 1024) + 10 + 16;
+  const int threads = header_constant("BLOCK_THREADS");
+  const double links = header_constant("SUM_TILE") / threads + std::log2(threads) +
+                       static_cast<double>((tiles(n) + threads - 1) / threads) +
+                       std::log2(threads) + 16;
   const double bound = 1.01 * links * std::ldexp(1.0, -24) * exact;  // every value is positive
   EXPECT_GT(std::fabs(naive - exact), 2 * bound) << "naive " << naive << ", exact " << exact;
 }

@@ -7,18 +7,20 @@
 ///   geometry by the row's length. Rows of at most NARROW_MAX_COLS floats: a team of
 ///   row_team_lanes(cols) consecutive lanes per row (1, 2, 4, ..., 32: a whole warp from 17
 ///   columns up), kernel row_sums_narrow. Longer rows: blocks of BLOCK_THREADS threads,
-///   row_parts(rows, cols) blocks per row (several when the rows are too few to fill the GPU),
-///   each adding its part's sum into out[row] with atomicAdd, kernel row_sums_wide. Each step is
-///   timed on a shape of its own regime against the read rung (row_sums_rung).
+///   row_parts(rows, cols) blocks per row (several when the rows are too few to fill the GPU in
+///   one wave of blocks), each reading its part with float4 loads, four in flight per thread, and
+///   adding the part's sum into out[row] with atomicAdd, kernel row_sums_wide. Each step is timed
+///   on a shape of its own regime against the read rung (row_sums_rung).
 /// - step `arg_max`: the index of the largest element, the lowest index among equal maxima, on
 ///   data with negatives, repeated maxima and -infinity; (value, index) packed in one 64-bit key
 ///   (arg_max_key) so that one atomicMax per block orders both. Timed against
 ///   cub::DeviceReduce::ArgMax.
 /// - step `deterministic_sum`: the sum of an array, the same bits on every run and for every grid
-///   size: pass 1 (tile_sums) sums fixed tiles of SUM_TILE elements, one tile at a time per
-///   warp, into partials[tile]; pass 2 (total_of_tiles, one block of FINAL_THREADS threads)
-///   sums the partials in a fixed order. No float atomics: their order changes from run to run,
-///   and so do the bits of the sum. Timed against cub::DeviceReduce::Sum.
+///   size, in one kernel (deterministic_sum): pass 1 sums fixed tiles of SUM_TILE elements, one
+///   tile at a time per block, with float4 loads, into partials[tile]; the last block to finish
+///   (a ticket from atomicAdd after __threadfence()) does pass 2, the partials in a fixed order.
+///   No float atomics: their order changes from run to run, and so do the bits of the sum. Timed
+///   against cub::DeviceReduce::Sum.
 ///
 /// Every launch is course-owned (lessons/10_reduction/launch.cu): the student writes kernel
 /// bodies (and any __device__ helpers) only. Pointers are device pointers; inputs and outputs
@@ -41,18 +43,20 @@ constexpr int WARP_SIZE = 32;
 /// Longest row (in floats) that launch_row_sums gives to row_sums_narrow; longer rows go to
 /// row_sums_wide.
 constexpr int NARROW_MAX_COLS = 1024;
-/// Blocks per SM that row_sums_wide's grid aims at: row_parts() splits rows until
-/// rows x parts reaches this many blocks per SM (or a part would be shorter than
-/// MIN_PART_COLS).
+/// Blocks per SM that row_sums_wide's grid aims at: row_parts() splits each row into as many
+/// parts as fit rows x parts <= WIDE_BLOCKS_PER_SM x SMs (one wave of blocks: 8 blocks of 256
+/// threads fill an SM of 2,048 threads), but no part shorter than MIN_PART_COLS.
 constexpr int WIDE_BLOCKS_PER_SM = 8;
 /// Shortest part of a row that row_parts() makes (in floats): 8 per thread of a block.
 constexpr int MIN_PART_COLS = 8 * BLOCK_THREADS;
-/// Blocks per SM of the grids of arg_max and of the deterministic sum's pass 1 (by default).
+/// Blocks per SM of the grids of arg_max and of the deterministic sum (by default).
 constexpr int BLOCKS_PER_SM = 8;
-/// Elements of one tile of the deterministic sum: one warp sums one tile at a time (32 per lane).
-constexpr int SUM_TILE = 1024;
-/// Threads of the deterministic sum's pass 2 (one block: 32 warps).
-constexpr int FINAL_THREADS = 1024;
+/// float4 loads per thread in one tile of the deterministic sum.
+constexpr int SUM_QUADS_PER_THREAD = 16;
+/// Elements of one tile of the deterministic sum: SUM_QUADS_PER_THREAD float4 for each thread of
+/// a block of BLOCK_THREADS, 16,384 floats (64 KiB). One block sums one tile at a time.
+constexpr int SUM_TILE = 16384;
+static_assert(SUM_TILE == 4 * SUM_QUADS_PER_THREAD * BLOCK_THREADS, "a tile is 16 float4 a thread");
 
 // ---- Geometry helpers (host and device) ----
 
@@ -130,10 +134,14 @@ __global__ void row_sums_narrow(const float* __restrict__ x, float* __restrict__
 ///
 /// Launch: rows x parts blocks of BLOCK_THREADS threads, parts = row_parts(rows, cols), after
 /// launch_row_sums has set out to 0. Block b sums columns [row_part_begin(cols, parts, p),
-/// row_part_begin(cols, parts, p + 1)) of row b / parts, p = b % parts: a loop over the part,
-/// stepping by blockDim.x; the warps' shuffles; the 8 warp sums through shared memory; one
-/// atomicAdd(&out[row], block_sum). With one part per row that atomicAdd is the row's only
-/// write.
+/// row_part_begin(cols, parts, p + 1)) of row b / parts, p = b % parts. A part starts on a
+/// 16-byte boundary only when its row does (row r starts r * cols floats into x, and cols may be
+/// odd): its first 0-3 floats, up to the first boundary found from the address, are added one
+/// per thread (the head); the
+/// rest as float4 loads in a loop stepping by blockDim.x float4s, four loads in flight per thread;
+/// the last 0-3 floats one per thread (the tail). Then the warps' shuffles, the 8 warp sums
+/// through shared memory, and one atomicAdd(&out[row], block_sum). With one part per row that
+/// atomicAdd is the row's only write.
 /// @param x     rows x cols floats, row-major, read only
 /// @param out   rows floats, 0 on entry; the row sums on exit
 /// @param rows  >= 1
@@ -154,35 +162,37 @@ __global__ void row_sums_wide(const float* __restrict__ x, float* __restrict__ o
 /// @param key one 64-bit key, 0 on entry; decode with key_index()
 __global__ void arg_max(const float* __restrict__ x, long long n, unsigned long long* key);
 
-/// Step `deterministic_sum`, pass 1: partials[t] = the sum of tile t, elements t * SUM_TILE ..
-/// min(n, (t + 1) * SUM_TILE) - 1, for every tile t < sum_tiles(n), each added in an order that
-/// depends on t and the tile's values only, never on the grid or on timing.
+/// Step `deterministic_sum`: *out = the sum of x[0 .. n - 1], with the same bits for every grid
+/// and on every run: every addition's place depends on n alone, never on the grid or on timing.
 ///
-/// Launch: any number of blocks of BLOCK_THREADS threads (launch_deterministic_sum's `blocks`):
-/// warp w of the grid sums tiles w, w + (warps in the grid), ... one at a time, each with its 32
-/// lanes and 5 shuffles, and its lane 0 writes partials[t]. No atomics, no shared memory.
-/// @param x        n floats, read only
-/// @param n        >= 1
-/// @param partials sum_tiles(n) floats, written
-__global__ void tile_sums(const float* __restrict__ x, long long n, float* __restrict__ partials);
-
-/// Step `deterministic_sum`, pass 2: *out = the sum of partials[0 .. sum_tiles(n) - 1] in an
-/// order fixed by sum_tiles(n) alone.
-///
-/// Launch: one block of FINAL_THREADS threads, after tile_sums on the same stream. x and n are
-/// the problem's, passed so that both passes see it; this pass reads the partials, not x.
-/// @param x        n floats (not needed here)
-/// @param n        >= 1 (sum_tiles(n) partials)
-/// @param partials sum_tiles(n) floats, read only
-/// @param out      one float, written
-__global__ void total_of_tiles(const float* __restrict__ x, long long n,
-                               const float* __restrict__ partials, float* __restrict__ out);
+/// Launch: any number of blocks of BLOCK_THREADS threads (launch_deterministic_sum's `blocks`).
+/// - Pass 1: block b sums tiles b, b + gridDim.x, ... one at a time (tile t: elements
+///   t * SUM_TILE .. min(n, (t + 1) * SUM_TILE) - 1, sum_tiles(n) tiles) and its thread 0 writes
+///   partials[t]. In a whole tile thread j adds float4 number j, j + BLOCK_THREADS, ... of the
+///   tile (SUM_QUADS_PER_THREAD of them, each as (x + y) + (z + w)) in that order; in the last,
+///   partial tile it adds elements j, j + BLOCK_THREADS, ...; then the block's tree (shuffles,
+///   shared memory, shuffles). A __syncthreads() between tiles frees the shared memory.
+/// - The ticket: thread 0 of each block, after its last partial, calls __threadfence() (its
+///   partials visible to every block before the ticket) and then atomicAdd(blocks_done, 1); the
+///   block that gets gridDim.x - 1 is the last one, and every other block's partials are written.
+/// - Pass 2, by the last block only: thread j adds partials j, j + BLOCK_THREADS, ... (read with
+///   __ldcg, from L2: another SM wrote them), the block's tree, thread 0 writes *out and sets
+///   *blocks_done back to 0 for the next launch.
+/// No float atomics.
+/// @param x           n floats, 16-byte aligned (cudaMalloc's pointers are), read only
+/// @param n           >= 1
+/// @param partials    sum_tiles(n) floats, written by pass 1 and read by pass 2
+/// @param blocks_done one counter, 0 on entry, 0 again on exit (the last block resets it)
+/// @param out         one float, written
+__global__ void deterministic_sum(const float* __restrict__ x, long long n, float* partials,
+                                  unsigned int* blocks_done, float* __restrict__ out);
 
 // ---- Launchers and helpers the course owns (lessons/10_reduction/launch.cu) ----
 
 /// Blocks per row that row_sums_wide gets for a rows x cols matrix on the current device:
-/// ceil(WIDE_BLOCKS_PER_SM x SMs / rows), but at least 1 and no more than
-/// ceil(cols / MIN_PART_COLS).
+/// floor(WIDE_BLOCKS_PER_SM x SMs / rows), so that the whole grid runs in one wave of blocks (a
+/// few blocks more than a wave would run as a second wave on an almost idle GPU), but at least 1
+/// and no more than ceil(cols / MIN_PART_COLS).
 /// @param[out] parts the number of parts
 /// @return cudaErrorInvalidValue when rows < 1 or cols < 1; the SM-count query's error
 cudaError_t row_parts(long long rows, long long cols, int* parts);
@@ -209,8 +219,8 @@ cudaError_t launch_row_sums_rung(const float* x, float* out, long long rows, lon
 cudaError_t launch_cub_row_sums(const float* x, float* out, long long rows, long long cols,
                                 cudaStream_t stream = 0);
 
-/// The grid of arg_max (and the default grid of tile_sums) for n elements: BLOCKS_PER_SM x SMs,
-/// no more than ceil(n / BLOCK_THREADS) blocks.
+/// The grid of arg_max (and the default grid of deterministic_sum) for n elements: BLOCKS_PER_SM x
+/// SMs, no more than ceil(n / BLOCK_THREADS) blocks.
 /// @return cudaErrorInvalidValue when n < 1; the SM-count query's error
 cudaError_t default_blocks(long long n, int* blocks);
 
@@ -225,11 +235,12 @@ cudaError_t launch_arg_max(const float* x, long long n, unsigned long long* key,
 cudaError_t launch_cub_arg_max(const float* x, long long n, unsigned long long* key,
                                cudaStream_t stream = 0);
 
-/// The deterministic sum: tile_sums on `blocks` blocks of BLOCK_THREADS threads, then
-/// total_of_tiles on one block of FINAL_THREADS threads. The result must not depend on
-/// `blocks`.
-/// @param x, n, partials, out as the kernels; 1 <= n < 2^40
-/// @param blocks grid of pass 1, >= 1 (the tests try several; default_blocks(n) when timed)
+/// The deterministic sum: deterministic_sum on `blocks` blocks of BLOCK_THREADS threads, with a
+/// course-owned counter of finished blocks (allocated and set to 0 on the first call; each
+/// launch's last block sets it back to 0). One launch. The result must not depend on `blocks`.
+/// @param x, n, partials, out as the kernel; 1 <= n < 2^40; x 16-byte aligned
+/// @param blocks grid, >= 1 (the tests try several; default_blocks(n) when timed)
+/// @return cudaErrorInvalidValue for n, blocks or an x outside that range
 cudaError_t launch_deterministic_sum(const float* x, long long n, float* partials, float* out,
                                      int blocks, cudaStream_t stream = 0);
 

@@ -12,12 +12,17 @@
 // - arg_max: the key is compared bit for bit with arg_max_key(max, lowest index of max): the
 //   index and the value's bits both right.
 // - deterministic_sum: *out within deterministic_sum_bound (host_reference.hpp) of the sum in
-//   double, and the same bits again from a second run on the same grid and from pass 1 on other
-//   grids (1 block, 3 blocks, 4x the default). In the speed test one launch per timed sample, the
-//   bound only.
+//   double, and the same bits again from a second run on the same grid and from three other
+//   grids (1 and 3 blocks where the tiles are few, else a quarter of the default grid plus one
+//   and the default plus one; then 4x the default). In the speed test one launch per timed
+//   sample, the bound only.
 // - The speed test's checks (the first one and the three replays of timed launches) compute their
 //   references on the device from the inputs' seeds (RowSumOfDraws, arg_max_on_device,
 //   sum_on_device); the correctness cases compute them on the host and vouch for the device ones.
+//
+// Sizes. Correctness cases stay at or below 2^22 + 3 elements, checked on the host, except one
+// deterministic sum of 2^25 (where a sequential float loop leaves the error bound); each step's
+// timing shape of 2^26 is checked on the device by its speed test.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -56,14 +61,15 @@ std::string matrix_name(const Matrix& m) {
 
 // Rows of 1 .. 1024 floats: every team width (1, 2, 4, 8, 16, 32 lanes) with rows that fill a
 // block and rows that leave teams idle in the last warp, widths one short of and one past a power
-// of two, a single row, a single column 2^26 long (one lane per row), and the timing shape.
+// of two, a single row, a single column 2^22 long (one lane per row). The timing shape (2^18 x
+// 256) is checked by the speed test.
 std::vector<Matrix> narrow_shapes() {
   std::vector<Matrix> out;
   for (const auto& [r, c] : std::vector<std::pair<long long, long long>>{
-           {1, 1},     {3, 1},    {1000003, 1}, {1000, 2},      {999, 3},
-           {517, 5},   {257, 8},  {4099, 16},   {4097, 17},     {1025, 31},
-           {1000, 32}, {333, 33}, {257, 100},   {100, 255},     {129, 256},
-           {77, 1000}, {1, 1024}, {4099, 1024}, {1 << 18, 256}, {1LL << 26, 1}})
+           {1, 1},     {3, 1},     {1000003, 1}, {1000, 2},    {999, 3},
+           {1000, 4},  {517, 5},   {257, 8},     {4099, 16},   {4097, 17},
+           {1025, 31}, {1000, 32}, {333, 33},    {257, 100},   {100, 255},
+           {129, 256}, {77, 1000}, {1, 1024},    {4099, 1024}, {1LL << 22, 1}})
     out.push_back({r, c});
   for (const auto& [r, c] : std::vector<std::pair<long long, long long>>{{999, 3}, {257, 100}})
     out.push_back({r, c, Data::random});
@@ -71,8 +77,9 @@ std::vector<Matrix> narrow_shapes() {
 }
 
 // Rows longer than 1024 floats: one part per row (many rows), several parts per row (rows fewer
-// than the GPU's blocks), parts that end inside the row, a single row 2^26 long, and the timing
-// shape.
+// than the GPU's blocks), parts that end inside the row, rows of odd lengths, whose starts fall
+// 4, 8 and 12 bytes past a 16-byte boundary (the float4 loads' head), a single row 2^22 long. The
+// timing shape (64 x 2^20) is checked by the speed test.
 std::vector<Matrix> wide_shapes() {
   std::vector<Matrix> out;
   for (const auto& [r, c] : std::vector<std::pair<long long, long long>>{{1, 1025},
@@ -81,9 +88,8 @@ std::vector<Matrix> wide_shapes() {
                                                                          {5, 65537},
                                                                          {7, 100003},
                                                                          {1000, 4099},
-                                                                         {8192, 1500},
-                                                                         {64, 1 << 20},
-                                                                         {1, 1LL << 26}})
+                                                                         {2048, 1500},
+                                                                         {1, (1 << 22) + 3}})
     out.push_back({r, c});
   out.push_back({3, 100003, Data::random});
   return out;
@@ -199,7 +205,7 @@ void row_sums(harness::Case& c, const Matrix& m) {
                    row_advice(m, x));
     return;
   }
-  if (m.data == Data::integers) {  // one row of up to 2^26: the host's loop (never timed)
+  if (m.data == Data::integers) {  // one row longer than 2^20: the host's loop (never timed)
     c.expect_exact(out, host_sums(), where, row_advice(m, x));
     return;
   }
@@ -243,7 +249,7 @@ std::vector<ArgMaxCase> arg_max_cases() {
   std::vector<ArgMaxCase> out;
   for (long long n : {1LL, 2LL, 31LL, 33LL, 257LL, 1000LL, 65537LL, 1000003LL, (1LL << 22) + 3})
     out.push_back({n, -1.0f, 4});
-  for (long long n : {1000003LL, (1LL << 24) + 1}) out.push_back({n, 0.0f, 4});
+  for (long long n : {1000003LL, (1LL << 22) + 1}) out.push_back({n, 0.0f, 4});
   for (long long n : {1LL, 33LL, 100003LL}) out.push_back({n, -1.0f, 64});
   for (long long n : {3LL, 257LL, 1000003LL}) {
     out.push_back({n, -1.0f, 4, Plant::tie_middle_and_last});
@@ -400,12 +406,14 @@ std::string sum_name(const SumCase& s) {
   return fmt::format("n_{}", s.n);
 }
 
-// One element; one short of / at / one past a tile; many tiles per warp of the grid; 2^25
-// elements of mean 1, where a sequential float loop loses four digits.
+// One element; fewer than a block's threads; one short of / at / one past a tile; several tiles
+// per block (65,537 on 1 and 3 blocks, 2^25 on the default grid); a partial last tile after
+// many whole ones; 2^25 elements of mean 1, where a sequential float loop loses two to three
+// digits.
 std::vector<SumCase> sum_cases() {
   std::vector<SumCase> out;
-  for (long long n : {1LL, 2LL, 31LL, 1023LL, 1024LL, 1025LL, 4097LL, 65537LL, 1000003LL,
-                      (1LL << 24) + 5, 1LL << 25})
+  for (long long n :
+       {1LL, 2LL, 31LL, 16383LL, 16384LL, 16385LL, 65537LL, 1000003LL, (1LL << 22) + 5, 1LL << 25})
     out.push_back({n});
   return out;
 }
@@ -420,8 +428,15 @@ std::string bits_of(float v) {
   return fmt::format("{} (bits 0x{:08x})", harness::show(v), b);
 }
 
+// What an unwritten *out means in a kernel whose last block writes it.
+constexpr const char* kNoLastBlock =
+    "No block wrote *out. The block whose ticket, atomicAdd(blocks_done, 1), is gridDim.x - 1 "
+    "must sum the partials and write *out; and *blocks_done must be 0 again when the kernel ends "
+    "(the last block sets it back to 0), or the next launch finds no last block";
+
 harness::Advice sum_advice(const harness::Input<float>& xs, double tolerance) {
   return [xs, tolerance](const harness::Mismatches& m) -> std::string {
+    if (m.first_unwritten) return kNoLastBlock;
     const std::vector<float>& x = xs.host();  // drawn on the host only when a message needs it
     const double got = std::strtod(m.got.c_str(), nullptr);
     const long long tiles = reduction::sum_tiles(static_cast<long long>(x.size()));
@@ -456,13 +471,14 @@ double sum_on_device(std::uint64_t seed, std::size_t n) {
   return sum.download()[0];
 }
 
-void deterministic_sum(harness::Case& c, const SumCase& s) {
+void sum_case(harness::Case& c, const SumCase& s) {
   int blocks = 0;
   harness::check(reduction::default_blocks(s.n, &blocks), "default_blocks");
   const long long tiles = reduction::sum_tiles(s.n);
-  c.describe("tile_sums + total_of_tiles",
-             fmt::format("n = {} floats in [0.5, 1.5) ({} tiles of {}; pass 1 on {} blocks)",
-                         thousands(s.n), thousands(tiles), reduction::SUM_TILE, blocks));
+  c.describe(
+      "deterministic_sum",
+      fmt::format("n = {} floats in [0.5, 1.5) ({} tile{} of {}; {} blocks)", thousands(s.n),
+                  thousands(tiles), tiles > 1 ? "s" : "", thousands(reduction::SUM_TILE), blocks));
   const std::size_t n = static_cast<std::size_t>(s.n);
   const auto x = c.input<float>("x", n, reduction::PositiveMean{});
   const auto partials = c.output<float>("partials", static_cast<std::size_t>(tiles));
@@ -486,7 +502,8 @@ void deterministic_sum(harness::Case& c, const SumCase& s) {
   c.expect_near(out, {exact}, {bound}, harness::flat(), sum_advice(x, bound));
   if (c.timing()) return;  // timed launches: one each, on the default grid
 
-  // The same bits again: a second run on the same grid, then other grids for pass 1.
+  // The same bits again: a second run on the same grid, then other grids. One block (or three)
+  // only where the tiles are few: one block reading 2^25 floats would take a second.
   const float first = out.download()[0];
   if (harness::still_poisoned(first)) return;  // reported above as never written
   const auto again = [&](int grid) {
@@ -494,6 +511,14 @@ void deterministic_sum(harness::Case& c, const SumCase& s) {
     return out.download()[0];
   };
   const float second = again(blocks);
+  if (harness::still_poisoned(second)) {
+    c.fail(fmt::format(
+        "the first run wrote *out = {}, but a second run on the same grid ({} blocks) never wrote "
+        "it. Was *blocks_done left at {} by the first run? The last block must set it back to 0: "
+        "the next launch's tickets start from it",
+        bits_of(first), blocks, blocks));
+    return;
+  }
   if (std::memcmp(&first, &second, sizeof first) != 0) {
     c.fail(fmt::format(
         "two runs on the same grid ({} blocks) gave different bits: {} and then {}. Something in "
@@ -502,14 +527,17 @@ void deterministic_sum(harness::Case& c, const SumCase& s) {
         blocks, bits_of(first), bits_of(second)));
     return;
   }
-  for (int grid : {1, 3, 4 * blocks}) {
+  const std::vector<int> grids = tiles <= 16
+                                     ? std::vector<int>{1, 3, 4 * blocks}
+                                     : std::vector<int>{blocks / 4 + 1, blocks + 1, 4 * blocks};
+  for (int grid : grids) {
     const float other = again(grid);
     if (std::memcmp(&first, &other, sizeof first) != 0) {
       c.fail(fmt::format(
-          "pass 1 on {} blocks and on {} block{} gave different bits: {} and {}. The order of the "
-          "additions must not depend on the grid: sum fixed tiles (tile t = elements t * {} .. "
-          "t * {} + {}), not each thread's grid-stride share, and add the tile sums in an order "
-          "fixed by their number",
+          "{} blocks and {} block{} gave different bits: {} and {}. The order of the additions "
+          "must not depend on the grid: sum fixed tiles (tile t = elements t * {} .. t * {} + {}), "
+          "not each thread's grid-stride share, and add the tile sums in an order fixed by their "
+          "number",
           blocks, grid, grid > 1 ? "s" : "", bits_of(first), bits_of(other), reduction::SUM_TILE,
           reduction::SUM_TILE, reduction::SUM_TILE - 1));
       return;
@@ -526,6 +554,6 @@ COURSE_TESTS {
   harness::speed(Step::wide_rows, wide_timing, row_sums);
   harness::correctness(Step::arg_max, arg_max_cases(), arg_max_name, arg_max);
   harness::speed(Step::arg_max, arg_max_timing, arg_max);
-  harness::correctness(Step::deterministic_sum, sum_cases(), sum_name, deterministic_sum);
-  harness::speed(Step::deterministic_sum, sum_timing, deterministic_sum);
+  harness::correctness(Step::deterministic_sum, sum_cases(), sum_name, sum_case);
+  harness::speed(Step::deterministic_sum, sum_timing, sum_case);
 }
