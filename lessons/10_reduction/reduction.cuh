@@ -193,6 +193,8 @@ __global__ void deterministic_sum(const float* __restrict__ x, long long n, floa
 /// floor(WIDE_BLOCKS_PER_SM x SMs / rows), so that the whole grid runs in one wave of blocks (a
 /// few blocks more than a wave would run as a second wave on an almost idle GPU), but at least 1
 /// and no more than ceil(cols / MIN_PART_COLS).
+/// @param rows       rows of the matrix, >= 1
+/// @param cols       columns (floats per row), >= 1
 /// @param[out] parts the number of parts
 /// @return cudaErrorInvalidValue when rows < 1 or cols < 1; the SM-count query's error
 cudaError_t row_parts(long long rows, long long cols, int* parts);
@@ -226,6 +228,7 @@ cudaError_t default_blocks(long long n, int* blocks);
 
 /// Sets *key to 0 and launches arg_max on default_blocks(n) blocks.
 /// @param x, n, key as arg_max; 1 <= n <= 2^32
+/// @param stream stream of the launch
 cudaError_t launch_arg_max(const float* x, long long n, unsigned long long* key,
                            cudaStream_t stream = 0);
 
@@ -240,6 +243,7 @@ cudaError_t launch_cub_arg_max(const float* x, long long n, unsigned long long* 
 /// launch's last block sets it back to 0). One launch. The result must not depend on `blocks`.
 /// @param x, n, partials, out as the kernel; 1 <= n < 2^40; x 16-byte aligned
 /// @param blocks grid, >= 1 (the tests try several; default_blocks(n) when timed)
+/// @param stream stream of the launch
 /// @return cudaErrorInvalidValue for n, blocks or an x outside that range
 cudaError_t launch_deterministic_sum(const float* x, long long n, float* partials, float* out,
                                      int blocks, cudaStream_t stream = 0);
