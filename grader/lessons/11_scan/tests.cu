@@ -12,11 +12,24 @@
 // make inclusive[i] and exclusive[i] differ at every i and make every dropped or doubled element
 // change all later prefixes.
 //
+// References. Correctness cases compute the expected arrays on the host (host_reference.hpp).
+// The speed test's checks (its first launch and the three timed launches it checks afterwards)
+// compare on the device: the test draws x afresh from its seed into a buffer of its own, never
+// one the kernel under test can reach, and CUB computes the expected array from it (the ceilings'
+// launchers, launch.cu: cub::DeviceScan::InclusiveSum in place, cub::DeviceSelect::If with keep());
+// a tile's scan is then the difference of two prefixes of the whole array's (exact: int addition
+// modulo 2^32 is a group). Every correctness case also checks that device reference against the
+// host one on every element (harness::Reference), so the device form is trusted as far as the
+// host one vouches for it. The hints in failure messages draw the host copy only on a failure.
+//
 // Sizes: 1; one short of / at / one past a warp, a block's 256-element tile and a 2048-element
 // tile; primes; sizes with one tile per chunk (the chunk grid is one full wave of blocks:
-// chunk_grid()) and with several (4,194,305 on a GPU of up to 1,024 resident blocks and more);
-// the timing size plus 17. The timed size is 2^26 elements per array on GPUs with up to 128 MiB
-// of L2 (>= 4x the L2), so its host reference is one pass over 2^26 ints.
+// chunk_grid()) and with several (4,194,305 on a GPU of up to 1,024 resident blocks and more,
+// and 8,390,673 = 4,097 tiles and 17 elements, whose last chunk holds more than one tile, the
+// last of them partial, on a GPU of 264 to 1,056 resident blocks, the H200's included). The
+// timing size, 2^26 elements per array on GPUs with up to 128 MiB of L2 (>= 4x the L2), is
+// checked by the speed test itself on the device; no correctness case repeats it, since a host
+// scan of 2^26 ints per step would add seconds to every grade.
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
@@ -42,6 +55,26 @@ long long value_of(const std::string& shown) {
   return std::strtoll(shown.c_str(), nullptr, 10);
 }
 
+// The device form of a Reference (harness::Reference): element i of an array the test computed
+// on the device itself, into a buffer of its own that outlives the comparison.
+template <typename T>
+struct Stored {
+  const T* values;
+  __device__ T operator()(std::size_t i) const { return values[i]; }
+};
+
+// The inclusive scan of the whole of x, computed on the device into `scanned` (x.size()
+// elements): x drawn afresh from its seed, then scanned in place by cub::DeviceScan::InclusiveSum
+// (the ceiling's launcher). Never reads x's buffer, which the kernel under test could have
+// changed.
+void scan_of_draws(const harness::Input<int>& x, harness::DeviceBuffer<int>& scanned) {
+  const long long n = static_cast<long long>(x.size());
+  harness::check(harness::fill_on_device(scanned.data(), x.size(), x.seed(), ScanValues{}, 0),
+                 "draw x again for the device reference");
+  harness::check(scan::launch_cub_inclusive_sum(scanned.data(), scanned.data(), n, 0),
+                 "scan the device reference");
+}
+
 // ============================== block_scan ==============================
 
 const std::vector<int> kBlockSizes = {1,   2,   31,   32,   33,   63,    255,    256,
@@ -63,12 +96,13 @@ harness::Where tile_where() {
 
 // What a wrong element of a tile's scan is: the other kind of scan, or a warp's scan without the
 // warps before it.
-harness::Advice block_advice(const std::vector<int>& x, const std::vector<int>& inclusive,
-                             bool is_inclusive) {
-  return [&x, &inclusive, is_inclusive](const harness::Mismatches& m) -> std::string {
+harness::Advice block_advice(const harness::Input<int>& xs, bool is_inclusive) {
+  return [xs, is_inclusive](const harness::Mismatches& m) -> std::string {
     if (m.first_unwritten)
       return "Every thread below n writes its element of both outputs; threads past n write "
              "nothing but stay for the shuffles and the barrier";
+    const std::vector<int>& x = xs.host();  // drawn on the host only when a message needs it
+    const std::vector<int> inclusive = scan::tile_inclusive_scan(x, kBlock);
     const std::size_t i = m.first;
     const long long got = value_of(m.got), xi = x[i];
     const long long inc = inclusive[i], exc = inclusive[i] - xi;
@@ -97,6 +131,23 @@ harness::Advice block_advice(const std::vector<int>& x, const std::vector<int>& 
   };
 }
 
+// A tile's scans from the whole array's inclusive scan `s` (scan_of_draws): inclusive[i] = s[i] -
+// s[first - 1] and exclusive[i] = s[i - 1] - s[first - 1], for the tile's first element `first`
+// (the terms at index first - 1 are 0 in tile 0), in unsigned arithmetic: modulo 2^32, as the
+// host adds.
+struct TileScanOfDraws {
+  const int* s;
+  bool inclusive;
+  __device__ int operator()(std::size_t i) const {
+    const std::size_t first = i - i % kBlock;
+    const unsigned before = first == 0 ? 0u : static_cast<unsigned>(s[first - 1]);
+    const unsigned upto = inclusive    ? static_cast<unsigned>(s[i])
+                          : i == first ? before
+                                       : static_cast<unsigned>(s[i - 1]);
+    return static_cast<int>(upto - before);
+  }
+};
+
 void block_scan(harness::Case& c, const int& n) {
   c.describe("block_scan", fmt::format("n = {} ({} tiles of 256)", course::group_thousands(n),
                                        (n + kBlock - 1) / kBlock));
@@ -107,18 +158,26 @@ void block_scan(harness::Case& c, const int& n) {
   c.launch(scan::launch_block_scan, x, inclusive, exclusive, n);
   c.ceiling(scan::launch_block_copy_rung, x, inclusive, exclusive, n);
   c.bytes(12.0 * n);  // read x, write both scans
-  const std::vector<int> inc = scan::tile_inclusive_scan(x.host(), kBlock);
-  std::vector<int> exc(count);
-  for (std::size_t i = 0; i < count; ++i) exc[i] = inc[i] - x.host()[i];
-  c.expect_exact(inclusive, inc, tile_where(), block_advice(x.host(), inc, true));
-  c.expect_exact(exclusive, exc, tile_where(), block_advice(x.host(), inc, false));
+  harness::DeviceBuffer<int> scanned(count);
+  scan_of_draws(x, scanned);
+  const auto host_inclusive = [&] { return scan::tile_inclusive_scan(x.host(), kBlock); };
+  const auto host_exclusive = [&] {
+    std::vector<int> exc = host_inclusive();
+    for (std::size_t i = 0; i < count; ++i) exc[i] -= x.host()[i];
+    return exc;
+  };
+  c.expect_exact(inclusive,
+                 harness::reference(host_inclusive, TileScanOfDraws{scanned.data(), true}),
+                 tile_where(), block_advice(x, true));
+  c.expect_exact(exclusive,
+                 harness::reference(host_exclusive, TileScanOfDraws{scanned.data(), false}),
+                 tile_where(), block_advice(x, false));
 }
 
 // ============================== device_scan and look_back ==============================
 
 const std::vector<long long> kDeviceSizes = {
-    1,    2,    31,   33,    255,   256,     257,     2047,
-    2048, 2049, 4099, 65536, 65537, 1000003, 4194305, (1LL << 26) + 17};
+    1, 2, 31, 33, 255, 256, 257, 2047, 2048, 2049, 4099, 65536, 65537, 1000003, 4194305, 8390673};
 
 // x and out at least 4x the L2 together.
 long long device_timing() {
@@ -133,12 +192,14 @@ std::string tile_text(long long n) {
 // What a wrong whole-array scan is: the exclusive scan; a tile right inside but off by one
 // amount (its prefix: the chunk's prefix never added, the carry of a chunk's earlier tiles, or
 // what the look-back found); or a tile wrong inside.
-harness::Advice device_advice(Step step, const harness::Output<int>& out, const std::vector<int>& x,
-                              const std::vector<int>& expected) {
-  return [step, out, &x, &expected](const harness::Mismatches& m) -> std::string {
+harness::Advice device_advice(Step step, const harness::Output<int>& out,
+                              const harness::Input<int>& xs) {
+  return [step, out, xs](const harness::Mismatches& m) -> std::string {
     if (m.first_unwritten)
       return "Every element below n must be written: check the last, partial tile (elements "
              "past n are 0 when loaded and never stored)";
+    const std::vector<int>& x = xs.host();  // drawn on the host only when a message needs it
+    const std::vector<int> expected = scan::inclusive_scan(x);
     const std::size_t i = m.first;
     const long long n = static_cast<long long>(x.size());
     const std::vector<int> got = out.download();
@@ -200,8 +261,12 @@ void device_scan_case(harness::Case& c, Step step, long long n) {
     c.launch(scan::launch_device_scan, x, out, n);
   c.ceiling(scan::launch_cub_inclusive_sum, x, out, n);
   c.bytes(8.0 * static_cast<double>(n));  // read x once, write out once: the task's bytes
-  const std::vector<int> expected = scan::inclusive_scan(x.host());
-  c.expect_exact(out, expected, harness::flat(), device_advice(step, out, x.host(), expected));
+  harness::DeviceBuffer<int> scanned(count);
+  scan_of_draws(x, scanned);
+  c.expect_exact(out,
+                 harness::reference([&] { return scan::inclusive_scan(x.host()); },
+                                    Stored<int>{scanned.data()}),
+                 harness::flat(), device_advice(step, out, x));
 }
 
 void device_scan(harness::Case& c, const long long& n) {
@@ -226,8 +291,10 @@ int poison_int() {
 
 // What a wrong compaction is: the right values in another order; writes past the last kept
 // element.
-harness::Advice compact_advice(const harness::Output<int>& out, const std::vector<int>& kept) {
-  return [out, &kept](const harness::Mismatches& m) -> std::string {
+harness::Advice compact_advice(const harness::Output<int>& out, const harness::Input<int>& xs) {
+  return [out, xs](const harness::Mismatches& m) -> std::string {
+    // Drawn on the host only when a message needs it.
+    const std::vector<int> kept = scan::kept_elements(xs.host());
     const std::size_t k = kept.size();
     if (m.first >= k)
       return fmt::format(
@@ -258,13 +325,33 @@ void compact(harness::Case& c, const long long& n) {
   const auto kept_count = c.output<long long>("count", 1);
   c.launch(scan::launch_compact, x, out, kept_count, n);
   c.ceiling(scan::launch_cub_select, x, out, kept_count, n);
-  const std::vector<int> kept = scan::kept_elements(x.host());
+  // The device reference: x drawn afresh into a buffer of the test's own, selected by
+  // cub::DeviceSelect::If with keep() (the ceiling's launcher) into a poisoned buffer, so that
+  // the elements past the kept ones hold the poison an untouched output holds.
+  harness::DeviceBuffer<int> drawn(count), selected(count);
+  harness::DeviceBuffer<long long> selected_count(1);
+  harness::check(harness::fill_on_device(drawn.data(), count, x.seed(), ScanValues{}, 0),
+                 "draw x again for the device reference");
+  selected.poison();
+  harness::check(
+      scan::launch_cub_select(drawn.data(), selected.data(), selected_count.data(), n, 0),
+      "select the device reference");
+  const long long kept_n = selected_count.download()[0];  // vouched for below in correctness cases
   // Read x, write the kept elements (the 8 bytes of the count are not counted).
-  c.bytes(4.0 * static_cast<double>(n) + 4.0 * static_cast<double>(kept.size()));
-  c.expect_exact(kept_count, std::vector<long long>{static_cast<long long>(kept.size())});
-  std::vector<int> expected(count, poison_int());  // past the kept ones: untouched
-  std::copy(kept.begin(), kept.end(), expected.begin());
-  c.expect_exact(out, expected, harness::flat(), compact_advice(out, kept));
+  c.bytes(4.0 * static_cast<double>(n) + 4.0 * static_cast<double>(kept_n));
+  const auto host_count = [&] {
+    return std::vector<long long>{static_cast<long long>(scan::kept_elements(x.host()).size())};
+  };
+  c.expect_exact(kept_count,
+                 harness::reference(host_count, Stored<long long>{selected_count.data()}));
+  const auto host_expected = [&] {
+    const std::vector<int> kept = scan::kept_elements(x.host());
+    std::vector<int> expected(count, poison_int());  // past the kept ones: untouched
+    std::copy(kept.begin(), kept.end(), expected.begin());
+    return expected;
+  };
+  c.expect_exact(out, harness::reference(host_expected, Stored<int>{selected.data()}),
+                 harness::flat(), compact_advice(out, x));
 }
 
 }  // namespace
