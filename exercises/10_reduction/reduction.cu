@@ -1,4 +1,4 @@
-// Lesson 10_reduction: complete the five kernels below, then run `./build/grader 10_reduction`.
+// Lesson 10_reduction: complete the four kernels below, then run `./build/grader 10_reduction`.
 //
 // The launches are in lessons/10_reduction/launch.cu and are not yours to change: blocks of 256
 // threads, the grids written next to each kernel. The header lessons/10_reduction/reduction.cuh
@@ -17,8 +17,7 @@ namespace reduction {
 
 // Grid: ceil(rows / (256 / lanes)) blocks of 256 threads; lanes = row_team_lanes(cols) is 1, 2,
 // 4, 8, 16 or 32. Right, but slow: one thread per row. Lane 0 of each team walks its row alone
-// while the other lanes wait, and the 32 lanes of a warp that do work read addresses a whole
-// row apart.
+// while the other lanes wait, and the lanes that do work read addresses a whole row apart.
 __global__ void row_sums_narrow(const float* __restrict__ x, float* __restrict__ out,
                                 long long rows, int cols, int lanes) {
   // TODO(narrow_rows): let the team's `lanes` threads share the row: lane l adds columns l,

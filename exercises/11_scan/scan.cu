@@ -53,7 +53,8 @@ __global__ void look_back_scan(const int* __restrict__ x, int* __restrict__ out,
   // TODO(look_back): take a tile with atomicAdd(status.next_tile, 1) (shared, barrier), scan it,
   // publish its aggregate (tile 0: its prefix) and only then its flag with a release store; look
   // back over the tiles before it, loading each flag with an acquire load, adding aggregates until
-  // a tile with a prefix; publish this tile's prefix, then write its elements.
+  // a tile with a prefix; publish this tile's prefix, then write its elements. Release stores and
+  // acquire loads: cuda::atomic_ref from <cuda/atomic> (README §3).
 }
 
 // Grid: ChunkGrid::chunks blocks of 256 threads.

@@ -102,7 +102,10 @@ QUIZ_CHOICE("raw-bits-order", q) {
 }
 
 QUIZ_NUMERIC("tie-rule") {
-  const long long index[] = {3, 1059, 2115, 3171};
+  // default_blocks at 2^26 on an H200: BLOCKS_PER_SM x 132 SMs blocks of BLOCK_THREADS.
+  const long long stride =
+      header_constant("BLOCKS_PER_SM") * 132LL * header_constant("BLOCK_THREADS");
+  const long long index[] = {3, 3 + stride, 3 + 2 * stride, 3 + 3 * stride};
   const float value[] = {7, 9, 9, 4};
   long long kept = -1;
   float best = -INFINITY;

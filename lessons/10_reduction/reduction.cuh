@@ -36,7 +36,8 @@
 /// Lesson 10_reduction: kernels (student) and launchers (course).
 namespace reduction {
 
-/// Threads per block of every launch of this lesson except pass 2 of the deterministic sum.
+/// Threads per block of every launch of this lesson (pass 2 of the deterministic sum is done by
+/// the last block of the same launch).
 constexpr int BLOCK_THREADS = 256;
 /// Threads per warp (the device's `warpSize`).
 constexpr int WARP_SIZE = 32;
@@ -45,9 +46,10 @@ constexpr int WARP_SIZE = 32;
 constexpr int NARROW_MAX_COLS = 1024;
 /// Blocks per SM that row_sums_wide's grid aims at: row_parts() splits each row into as many
 /// parts as fit rows x parts <= WIDE_BLOCKS_PER_SM x SMs (one wave of blocks: 8 blocks of 256
-/// threads fill an SM of 2,048 threads), but no part shorter than MIN_PART_COLS.
+/// threads fill an SM of 2,048 threads), but no more than ceil(cols / MIN_PART_COLS) parts.
 constexpr int WIDE_BLOCKS_PER_SM = 8;
-/// Shortest part of a row that row_parts() makes (in floats): 8 per thread of a block.
+/// Floats of a row for each part that row_parts() may make: a row gets at most
+/// ceil(cols / MIN_PART_COLS) parts (8 floats per thread of a block).
 constexpr int MIN_PART_COLS = 8 * BLOCK_THREADS;
 /// Blocks per SM of the grids of arg_max and of the deterministic sum (by default).
 constexpr int BLOCKS_PER_SM = 8;

@@ -7,9 +7,9 @@
 // loop. The value is then stale only if the SM's L1, which is not kept coherent with other SMs'
 // writes, still holds its 128-byte line from an earlier load (another lane of the window, or
 // another block on the same SM, that read a neighbouring tile's word before this one was
-// written), or if the two stores reach L2 out of order. Both depend on timing: whether the H200
-// shows it on every run is what calibration.md asks the first GPU run to establish, and the entry
-// is removed from the catalogue if it does not. look_back_plain_flag is the reliable member of
+// written), or if the two stores reach L2 out of order. Both depend on timing: it failed in the
+// one H200 run so far (calibration.md); whether it fails on every run is not measured yet, and the
+// entry is removed from the catalogue if it does not. look_back_plain_flag is the reliable member of
 // this family.
 #include "unused_kernels.cuh"
 
