@@ -182,8 +182,9 @@ __device__ float tile_share(const float* __restrict__ x, long long n, long long 
 // tiles). Why each choice:
 // - Tiles of 16,384 floats, fixed by n: partials[t] has the same bits whichever block sums tile
 //   t, on any grid. Large tiles leave few partials for pass 2 (4,096 at 2^26 elements), so the
-//   one block that adds them is busy for a microsecond or two, not for a second kernel launch
-//   and tens of thousands of loads.
+//   one block that adds them has 16 loads per thread, not a second kernel launch and tens of
+//   thousands of loads (pass 2 was not timed on its own; the whole ran at 95.5-95.8% of CUB on
+//   our H200: calibration.md).
 // - Pass 2 by the last block, not a second kernel: the block whose ticket is gridDim.x - 1 knows
 //   every other block has written its partials. __threadfence() before the ticket makes a
 //   block's partials visible to the whole GPU before its ticket can be seen (without it the last
