@@ -9,8 +9,8 @@
 // another block on the same SM, that read a neighbouring tile's word before this one was
 // written), or if the two stores reach L2 out of order. Both depend on timing: it failed in the
 // one H200 run so far (calibration.md); whether it fails on every run is not measured yet, and the
-// entry is removed from the catalogue if it does not. look_back_plain_flag is the reliable member of
-// this family.
+// entry is removed from the catalogue if it does not. look_back_plain_flag is the reliable member
+// of this family.
 #include "unused_kernels.cuh"
 
 namespace scan {
