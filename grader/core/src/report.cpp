@@ -48,6 +48,8 @@ std::optional<SpeedFigures> SpeedFigures::from_properties(const json& p) {
   s.memcpy_gbps = p.value("memcpy_gbps", 0.0);
   s.peak_gbps = p.value("peak_gbps", 0.0);
   s.ceiling_kernel = p.value("ceiling_kernel", "");
+  if (p.contains("flops") && p["flops"].is_number() && p["flops"].get<double>() > 0)
+    s.flops = p["flops"].get<double>();
   // Clock figures (course/clocks.hpp): optional, so a missing or malformed one stays absent.
   for (const auto& [key, member] : kClockFigures) {
     if (!p.contains(key) || !p[key].is_number()) continue;
@@ -61,6 +63,22 @@ std::optional<SpeedFigures> SpeedFigures::from_properties(const json& p) {
     s.throttle_reasons = reasons;
   }
   return s;
+}
+
+namespace {
+// 10^12 FLOP/s of a kernel that moved `bytes` at `gbps` while doing `flops`: flops / time, with
+// time = bytes / (gbps x 10^9).
+double tflops_at(double flops, double bytes, double gbps) {
+  return flops > 0 && bytes > 0 && gbps > 0 ? flops * gbps * 1e9 / bytes / 1e12 : 0;
+}
+}  // namespace
+
+double SpeedFigures::tflops() const {
+  return tflops_at(flops, bytes, gbps);
+}
+
+double SpeedFigures::ceiling_tflops() const {
+  return tflops_at(flops, bytes, ceiling_gbps);
 }
 
 bool SpeedFigures::has_clocks() const {
@@ -177,8 +195,11 @@ std::string status_word(const std::string& status, const Style& st) {
 }
 
 std::string speed_figures(const SpeedFigures& s) {
+  // A step that declares its FLOPs (a matrix product) is read in TFLOP/s; the ratio is the same.
   std::string line =
-      fmt::format("{} GB/s = {:.1f}% of ceiling", group_thousands(s.gbps), 100 * s.ratio);
+      s.flops > 0
+          ? fmt::format("{:.1f} TFLOP/s = {:.1f}% of ceiling", s.tflops(), 100 * s.ratio)
+          : fmt::format("{} GB/s = {:.1f}% of ceiling", group_thousands(s.gbps), 100 * s.ratio);
   if (s.verdict == "impossible") return line + " (impossible: rejected)";
   if (!s.gate) return line + " (no speed gate)";
   const double margin = 100 * (s.ratio - *s.gate);
@@ -259,6 +280,17 @@ std::string why_not_passed(const StepReport& s, const TextOptions& opt) {
 
 // Under a lesson's steps: its ceiling, the context figures and the bandwidth formula.
 std::string context_lines(const SpeedFigures& context) {
+  if (context.flops > 0)
+    return fmt::format(
+               "  ceiling: {} on {}, {:.1f} TFLOP/s ({} GB/s), measured interleaved with your "
+               "kernel in this run\n",
+               context.ceiling_kernel, context.shape, context.ceiling_tflops(),
+               group_thousands(context.ceiling_gbps)) +
+           fmt::format(
+               "  FLOP rate = floating-point operations of the task (2 M N K for C = A B) / "
+               "kernel time, TFLOP/s = 10^12 FLOP/s; median of {} interleaved pairs, each launch "
+               "on fresh inputs after an L2 flush\n",
+               context.pairs);
   return fmt::format(
              "  ceiling: {} on {}, {} GB/s, measured interleaved with your kernel in this run\n",
              context.ceiling_kernel, context.shape, group_thousands(context.ceiling_gbps)) +
@@ -450,6 +482,11 @@ json speed_json(const SpeedFigures& s) {
   for (const auto& [key, member] : kClockFigures)
     if (const std::optional<int>& value = s.*member) j[key] = *value;
   if (s.throttle_reasons) j["throttle_reasons"] = *s.throttle_reasons;
+  if (s.flops > 0) {  // optional, as the clocks: only for a step that declares its FLOPs
+    j["flops"] = s.flops;
+    j["tflops"] = s.tflops();
+    j["ceiling_tflops"] = s.ceiling_tflops();
+  }
   return j;
 }
 }  // namespace

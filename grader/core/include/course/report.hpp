@@ -48,6 +48,14 @@ struct SpeedFigures {
   double memcpy_gbps = 0;      ///< cudaMemcpy device-to-device, same bytes, for context
   double peak_gbps = 0;        ///< 2 x memory clock x bus width, for context
   std::string ceiling_kernel;  ///< name of the ceiling kernel, e.g. "copy_tiled"
+  /// Floating-point operations the task must do (2 M N K for a matrix product), for a step that
+  /// declares them (harness::Case::flops); 0 for a step judged by its bytes alone.
+  double flops = 0;
+  /// The student kernel's FLOP rate, 10^12 FLOP/s: flops / kernel time, the time being bytes /
+  /// (gbps x 10^9); 0 when the step declares no flops.
+  double tflops() const;
+  /// The ceiling's FLOP rate over the same pairs, 10^12 FLOP/s (as tflops()).
+  double ceiling_tflops() const;
 
   // The GPU as found right before and right after the timing loop (course/clocks.hpp), each
   // absent when it could not be read (no NVML, no driver, unsupported query).
