@@ -7,16 +7,6 @@
 
 namespace matmul_tiled {
 
-RIGHT_BLOCKS_FOR
-UNUSED_KERNEL(sgemm_naive)
-UNUSED_KERNEL(sgemm_shared_tiles)
-UNUSED_KERNEL(sgemm_register_tiles)
-
-__global__ void __launch_bounds__(WARP_THREADS, 2)
-    sgemm_warp_tiles(const float* __restrict__ A, const float* __restrict__ B,
-                     float* __restrict__ C, int M, int N, int K) {
-  wrong::block_tile</*kVector=*/false, /*kTransposeA=*/false, /*kWarpLayout=*/false>(A, B, C, M, N,
-                                                                                     K);
-}
+BLOCK_TILE_SUBMISSION(/*kVector=*/false, /*kTransposeA=*/false, /*kWarpLayout=*/false)
 
 }  // namespace matmul_tiled
