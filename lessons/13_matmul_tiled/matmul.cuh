@@ -167,7 +167,13 @@ enum class CublasMath {
 /// (NVIDIA_TF32_OVERRIDE other than 0, CUBLAS_EMULATE_SINGLE_PRECISION set), is refused with
 /// cudaErrorNotSupported, so the ceiling is always an FP32 product. The first call creates the
 /// handle (not timed: the grader runs every launch once before timing it).
-/// @param A, B, C, M, N, K as sgemm_naive
+/// @param A      M x K floats, row-major, as sgemm_naive
+/// @param B      K x N floats, row-major
+/// @param C      M x N floats, row-major (written)
+/// @param M      rows of A and C
+/// @param N      columns of B and C
+/// @param K      columns of A, rows of B
+/// @param stream the stream of the call
 /// @param math   which FP32 mode (default: the timed ceiling's)
 /// @return cudaErrorInvalidValue for sizes out of range; cudaErrorNotSupported as above;
 ///   cudaErrorUnknown when cuBLAS fails (its status in the message of

@@ -74,6 +74,9 @@ struct HostProduct {
 /// magnitudes. Row by row, k outer, so the inner loop runs along rows of B and C.
 /// @param A M x K floats, row-major
 /// @param B K x N floats, row-major
+/// @param M rows of A and of the product
+/// @param N columns of B and of the product
+/// @param K columns of A, rows of B (the terms of each sum)
 inline HostProduct host_product(const std::vector<float>& A, const std::vector<float>& B, int M,
                                 int N, int K) {
   HostProduct p;
