@@ -208,6 +208,25 @@ TEST(Gradescope, OptionalStepsAreWorthNoPoints) {
   EXPECT_EQ(g["score"], 2);
 }
 
+TEST(Gradescope, ASkippedRequiredStepIsNotGraded) {
+  course::Report r = sample();
+  course::StepReport large;
+  large.name = "large";
+  large.status = "skipped";
+  large.reason = "needs 24 GiB of device memory";
+  r.lessons[0].steps.push_back(large);
+  const nlohmann::json g = course::to_gradescope(r, "");
+  ASSERT_EQ(g["tests"].size(), 4u);
+  EXPECT_EQ(g["tests"][3]["name"], "07_transpose.large (skipped here: not graded)");
+  EXPECT_EQ(g["tests"][3]["max_score"], 0);
+  EXPECT_EQ(g["tests"][3]["score"], 0);
+  EXPECT_EQ(g["tests"][3]["status"], "passed");
+  EXPECT_EQ(g["score"], 2);
+  // A required step that ran and failed still costs its point.
+  EXPECT_EQ(g["tests"][2]["max_score"], 1);
+  EXPECT_EQ(g["tests"][2]["status"], "failed");
+}
+
 TEST(ExitCode, Precedence) {
   course::Report r;
   EXPECT_EQ(r.exit_code(), course::kExitFailed);  // nothing graded is not a pass
