@@ -118,7 +118,8 @@ double number(std::string s) {
 
 // A value as ncu displayed it (its units scaled for reading, `--print-units auto`: "2.51 Gbyte",
 // "1.98 cycle/nsecond", "1.98 Ghz") in base units: bytes, instructions, cycles, and per second
-// for rates. Units it does not know (%, "inst", "") are left as they are.
+// for rates. Other units (%, sectors, requests, "") are left as they are: sectors and requests
+// only ever appear as a ratio of the two, which a common display scale would not change.
 double to_base_units(double v, const std::string& unit) {
   const auto slash = unit.find('/');
   std::string num = unit.substr(0, slash);
@@ -147,7 +148,7 @@ double to_base_units(double v, const std::string& unit) {
         return 1.0;
     }
   };
-  for (const char* base : {"byte", "sector", "cycle", "inst", "hz", "Hz", "second"}) {
+  for (const char* base : {"byte", "cycle", "inst", "hz", "Hz", "second"}) {
     const std::string b = base;
     if (num.size() >= b.size() && num.compare(num.size() - b.size(), b.size(), b) == 0) {
       v *= prefix(num, b.size());
