@@ -41,6 +41,8 @@ __global__ void sgemm_shared_tiles(const float* __restrict__ A, const float* __r
   // TODO(shared_tiles): __shared__ float As[TILE][TILE], Bs[TILE][TILE]. For each tile of 32
   // along K: each thread loads one element of each (0 outside the matrices), __syncthreads(),
   // 32 multiply-adds from the tiles, __syncthreads() again before the next loads. Then store.
+  // No early return: threads outside C still load tile elements and reach every barrier; guard
+  // only the store.
 }
 
 // Grid: (blocks_for(N, 64), blocks_for(M, 64)) blocks of 16 x 16 threads; a 64x64 tile of C per
@@ -61,9 +63,10 @@ __global__ void sgemm_warp_tiles(const float* __restrict__ A, const float* __res
   // TODO(warp_tiles): per k slice of WARP_BK = 8: one float4 of A per thread stored transposed
   // (As[k][m], rows padded by 4 floats) and one float4 of B (Bs[k][n]); float4 global loads only
   // when K % 4 == 0 (A) and N % 4 == 0 (B), four guarded scalars otherwise. Each warp a 32x64 tile
-  // of C, each lane two 4x4 sub-tiles 16 rows and 32 columns apart, read from shared memory as
-  // float4s; the next slice loaded into registers before this slice's arithmetic, stored into a
-  // second buffer after it (README section 5).
+  // of C, each lane four 4x4 sub-tiles (two row groups 16 apart x two column groups 32 apart),
+  // read from shared memory as float4s (declare the arrays __align__(16)); the next slice loaded
+  // into registers before this slice's arithmetic, stored into a second buffer after it (README
+  // section 5).
 }
 
 }  // namespace matmul_tiled
