@@ -52,8 +52,13 @@ def write_submission(root, course, holds):
             text = open(os.path.join(course, "solutions", lesson, name)).read()
         elif what == "stub":
             text = stub_text(course, lesson, name)
-        else:
-            text = open(os.path.join(course, "grader", "lessons", lesson, "wrong", what + ".cu")).read()
+        else:  # with the headers the wrong kernels share
+            wrong = os.path.join(course, "grader", "lessons", lesson, "wrong")
+            text = open(os.path.join(wrong, what + ".cu")).read()
+            os.makedirs(os.path.join(root, "exercises", lesson), exist_ok=True)
+            for header in os.listdir(wrong):
+                if not header.endswith(".cu"):
+                    shutil.copy(os.path.join(wrong, header), os.path.join(root, "exercises", lesson))
         os.makedirs(os.path.join(root, "exercises", lesson), exist_ok=True)
         with open(os.path.join(root, "exercises", lesson, name), "w") as f:
             f.write(text)

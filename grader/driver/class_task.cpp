@@ -147,7 +147,7 @@ WorkTree claim_tree(const ClassSettings& s, const fs::path& work, const fs::path
   if (c.exit_code != 0) {
     const std::string log = (tree.root / "configure.log").string();
     course::write_text_atomically(log, c.output);
-    throw ClassError(fmt::format("the work tree {} did not configure (see {}): {}",
+    throw std::runtime_error(fmt::format("the work tree {} did not configure (see {}): {}",
                                  tree.root.string(), log, c.output.substr(0, 2000)));
   }
   course::write_text_atomically(mark.string(), setup);
@@ -456,7 +456,7 @@ int run_class_task(const ClassDir& dir, int index, const TaskOptions& o,
   } catch (const ClassError& e) {
     fmt::print(stderr, "grader class task: {}\n", e.what());
     return course::kExitUsage;
-  } catch (const fs::filesystem_error& e) {
+  } catch (const std::runtime_error& e) {  // a work tree that cannot be set up, a file system error
     fmt::print(stderr, "grader class task: {}\n", e.what());
     return course::kExitInternal;
   }

@@ -32,7 +32,8 @@ std::string summary_text(const nlohmann::json& book, const std::vector<std::stri
   int graded = 0, incomplete = 0, not_graded = 0;
   std::vector<double> scores;
   int max_score = 0;
-  std::string problems, outside, tampered;
+  std::map<std::string, std::vector<std::string>> problems;  // why -> students
+  std::string outside, tampered;
   for (const nlohmann::json& r : rows) {
     const std::string status = r["status"];
     graded += status == "graded";
@@ -42,8 +43,7 @@ std::string summary_text(const nlohmann::json& book, const std::vector<std::stri
       scores.push_back(r["score"].get<double>());
       max_score = std::max(max_score, r["max_score"].get<int>());
     } else {
-      problems += fmt::format("- {} ({}): {}\n", r["student"].get<std::string>(), status,
-                              r["why"].get<std::string>());
+      problems[fmt::format("{}: {}", status, r["why"].get<std::string>())].push_back(r["student"]);
     }
     if (!r["submission"]["ignored"].empty())
       outside += fmt::format("- {}: {}\n", r["student"].get<std::string>(),
@@ -100,7 +100,12 @@ std::string summary_text(const nlohmann::json& book, const std::vector<std::stri
       d += fmt::format("{}{} x {}", i ? "; " : "", -by_count[i].first, by_count[i].second);
     s += fmt::format("| {} | {} | {} | {} |\n", t.column, t.failed, t.passed, d);
   }
-  if (!problems.empty()) s += "\n## Not fully graded\n\n" + problems;
+  if (!problems.empty()) s += "\n## Not fully graded\n\n";
+  for (const auto& [why, students] : problems) {
+    std::string names;
+    for (const std::string& n : students) names += (names.empty() ? "" : ", ") + n;
+    s += fmt::format("- {} student(s), {}\n  {}\n", students.size(), why, names);
+  }
   if (!outside.empty())
     s += "\n## Files outside exercises/ that were ignored (only exercises/ is graded)\n\n" + outside;
   if (!tampered.empty())
