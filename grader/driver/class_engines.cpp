@@ -76,7 +76,8 @@ int run_local(const ClassDir& dir, const LocalOptions& o) {
   const ClassSettings s = ClassSettings::load(dir);
   const std::vector<RosterEntry> roster = read_roster(dir.roster());
   const std::vector<int> todo = pending_tasks(dir, 1, o.regrade);
-  const std::size_t slots = std::max<std::size_t>(2, o.gpus.size() + static_cast<std::size_t>(o.prefetch));
+  const std::size_t slots =
+      std::max<std::size_t>(2, o.gpus.size() + static_cast<std::size_t>(o.prefetch));
   struct Running {
     int pid;
     int index;
@@ -84,22 +85,23 @@ int run_local(const ClassDir& dir, const LocalOptions& o) {
   };
   std::vector<Running> running;
   std::size_t next = 0, done = 0;
-  struct sigaction catch_it {}, old_int {}, old_term {};
+  struct sigaction catch_it {
+  }, old_int{}, old_term{};
   catch_it.sa_handler = note_interrupt;
   sigaction(SIGINT, &catch_it, &old_int);
   sigaction(SIGTERM, &catch_it, &old_term);
   interrupted = 0;
   if (o.progress)
     fmt::print(stderr, "grading {} of {} students on {} ({} tasks at a time) ...\n", todo.size(),
-               roster.size(),
-               o.gpus.empty() ? std::string("no GPU") : "GPUs " + join(o.gpus, ","), slots);
+               roster.size(), o.gpus.empty() ? std::string("no GPU") : "GPUs " + join(o.gpus, ","),
+               slots);
   while ((next < todo.size() || !running.empty()) && !interrupted) {
     while (next < todo.size() && running.size() < slots) {
       const int index = todo[next++];
       const std::string student_dir = dir.student(roster[index].student);
       fs::create_directories(student_dir);
       fs::remove(student_dir + "/outcome");
-      std::vector<std::string> argv = {s.grader, "class", "task", dir.root, std::to_string(index),
+      std::vector<std::string> argv = {s.grader, "class",   "task", dir.root, std::to_string(index),
                                        "--work", o.work_dir};
       if (!o.gpus.empty()) argv.insert(argv.end(), {"--gpus", join(o.gpus, ",")});
       if (o.regrade) argv.push_back("--regrade");
@@ -122,15 +124,17 @@ int run_local(const ClassDir& dir, const LocalOptions& o) {
       } else if (seconds > o.student_timeout) {
         kill(-it->pid, SIGKILL);
         waitpid(it->pid, &status, 0);
-        outcome = fmt::format("timed out: still grading after {:.0f} s (--student-timeout), so "
-                              "the local engine stopped it",
-                              o.student_timeout);
+        outcome = fmt::format(
+            "timed out: still grading after {:.0f} s (--student-timeout), so "
+            "the local engine stopped it",
+            o.student_timeout);
       } else {
         ++it;
         continue;
       }
       kill(-it->pid, SIGKILL);  // anything the task left running
-      if (!outcome.empty()) course::write_text_atomically(dir.student(student) + "/outcome", outcome);
+      if (!outcome.empty())
+        course::write_text_atomically(dir.student(student) + "/outcome", outcome);
       ++done;
       if (o.progress)
         fmt::print(stderr, "[{}/{}] {} ({:.0f} s){}\n", done, todo.size(), student, seconds,
@@ -154,17 +158,18 @@ std::string array_ranges(const std::vector<int>& indices) {
     std::size_t j = i;
     while (j + 1 < indices.size() && indices[j + 1] == indices[j] + 1) ++j;
     out += (out.empty() ? "" : ",") +
-           (j == i ? std::to_string(indices[i])
-                   : fmt::format("{}-{}", indices[i], indices[j]));
+           (j == i ? std::to_string(indices[i]) : fmt::format("{}-{}", indices[i], indices[j]));
     i = j + 1;
   }
   return out;
 }
 
 std::string slurm_job_script(const ClassDir& dir, const ClassSettings& s, const SlurmOptions& o) {
-  auto directive = [](const std::string& name, const std::string& value, const std::string& example) {
-    return value.empty() ? fmt::format("##SBATCH --{}={}   (remove one # to use it)\n", name, example)
-                         : fmt::format("#SBATCH --{}={}\n", name, value);
+  auto directive = [](const std::string& name, const std::string& value,
+                      const std::string& example) {
+    return value.empty()
+               ? fmt::format("##SBATCH --{}={}   (remove one # to use it)\n", name, example)
+               : fmt::format("#SBATCH --{}={}\n", name, value);
   };
   const std::string tag = sha256_hex(dir.root).substr(0, 8);
   const std::string work = o.work_dir.empty() ? "${TMPDIR:-/tmp}/grader-class-" + tag : o.work_dir;
@@ -219,12 +224,13 @@ int submit_slurm(const ClassDir& dir, const SlurmOptions& o, bool regrade) {
   const std::vector<std::string> lines = split(c.output, '\n');
   const std::string job = lines.empty() ? "" : lines.front().substr(0, lines.front().find(';'));
   if (job.empty() || job.find_first_not_of("0123456789") != std::string::npos) {
-    fmt::print(stderr, "grader class grade: sbatch did not submit the job ({}): {}\n",
-               c.exit_code, c.output);
+    fmt::print(stderr, "grader class grade: sbatch did not submit the job ({}): {}\n", c.exit_code,
+               c.output);
     return course::kExitInternal;
   }
   const std::string jobs_path = dir.slurm() + "/jobs.json";
-  nlohmann::json jobs = nlohmann::json::parse(course::read_text(jobs_path).value_or("[]"), nullptr, false);
+  nlohmann::json jobs =
+      nlohmann::json::parse(course::read_text(jobs_path).value_or("[]"), nullptr, false);
   if (!jobs.is_array()) jobs = nlohmann::json::array();
   jobs.push_back({{"job", job}, {"tasks", tasks}, {"batch", o.batch}});
   course::write_text_atomically(jobs_path, jobs.dump(2) + "\n");
@@ -245,7 +251,8 @@ std::map<std::string, std::string> slurm_states(const std::vector<std::string>& 
   if (c.exit_code != 0) return states;
   for (const std::string& line : split(c.output, '\n')) {
     const auto bar = line.find('|');
-    if (bar != std::string::npos) states[line.substr(0, bar)] = split(line.substr(bar + 1), ' ').front();
+    if (bar != std::string::npos)
+      states[line.substr(0, bar)] = split(line.substr(bar + 1), ' ').front();
   }
   return states;
 }
@@ -260,9 +267,10 @@ std::string task_outcome(const ClassDir& dir, const std::string& job, int task,
   if (state.empty() && text.find("DUE TO TIME LIMIT") != std::string::npos) state = "TIMEOUT";
   if (state.empty() && text.find("CANCELLED") != std::string::npos) state = "CANCELLED";
   if (state == "TIMEOUT")
-    return fmt::format("Slurm task {} ran past its time limit and was killed (log: {}); "
-                       "re-run it with `grader class grade` (it submits only what has no result)",
-                       id, log);
+    return fmt::format(
+        "Slurm task {} ran past its time limit and was killed (log: {}); "
+        "re-run it with `grader class grade` (it submits only what has no result)",
+        id, log);
   if (!state.empty() && state != "COMPLETED")
     return fmt::format("Slurm task {} is {} (log: {})", id, state, log);
   if (!text.empty()) return fmt::format("Slurm task {} ended without a result (log: {})", id, log);
@@ -274,8 +282,8 @@ std::string task_outcome(const ClassDir& dir, const std::string& job, int task,
 std::map<std::string, std::string> why_missing(const ClassDir& dir) {
   std::map<std::string, std::string> why;
   const std::vector<RosterEntry> roster = read_roster(dir.roster());
-  const nlohmann::json jobs =
-      nlohmann::json::parse(course::read_text(dir.slurm() + "/jobs.json").value_or("[]"), nullptr, false);
+  const nlohmann::json jobs = nlohmann::json::parse(
+      course::read_text(dir.slurm() + "/jobs.json").value_or("[]"), nullptr, false);
   std::vector<std::string> ids;
   if (jobs.is_array())
     for (const nlohmann::json& j : jobs) ids.push_back(j.value("job", ""));
@@ -284,11 +292,13 @@ std::map<std::string, std::string> why_missing(const ClassDir& dir) {
     for (const nlohmann::json& j : jobs) {  // later submissions of a task override earlier ones
       const int batch = j.value("batch", 1);
       for (int task : j.value("tasks", std::vector<int>{}))
-        for (int i = task * batch; i < std::min<int>(static_cast<int>(roster.size()), (task + 1) * batch); ++i)
+        for (int i = task * batch;
+             i < std::min<int>(static_cast<int>(roster.size()), (task + 1) * batch); ++i)
           why[roster[i].student] = task_outcome(dir, j.value("job", ""), task, states);
     }
   for (const RosterEntry& e : roster)
-    if (const auto note = course::read_text(dir.student(e.student) + "/outcome")) why[e.student] = *note;
+    if (const auto note = course::read_text(dir.student(e.student) + "/outcome"))
+      why[e.student] = *note;
   return why;
 }
 

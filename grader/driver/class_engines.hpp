@@ -20,10 +20,11 @@ struct LocalOptions {
   std::vector<std::string> gpus;  ///< one task at a time grades on each
   /// Tasks that build (on the CPUs) while the GPUs grade others: the compile of the next students.
   int prefetch = 1;
-  double student_timeout = 3600;  ///< wall seconds of one student's task, its wait for a GPU included
-  std::string work_dir;           ///< work trees
-  bool regrade = false;           ///< grade rows that already have a result
-  bool progress = true;           ///< a line per student on stderr
+  double student_timeout =
+      3600;              ///< wall seconds of one student's task, its wait for a GPU included
+  std::string work_dir;  ///< work trees
+  bool regrade = false;  ///< grade rows that already have a result
+  bool progress = true;  ///< a line per student on stderr
 };
 
 /// Grades every roster row without a current result, `gpus.size() + prefetch` tasks at a time
@@ -34,16 +35,16 @@ int run_local(const ClassDir& dir, const LocalOptions& options);
 /// What the generated Slurm job script asks for. The instructor may edit the script
 /// (OUT/slurm/grade.sbatch): once written, it is kept.
 struct SlurmOptions {
-  std::string partition;       ///< "" = the cluster's default
-  std::string account;         ///< "" = the user's default
+  std::string partition;          ///< "" = the cluster's default
+  std::string account;            ///< "" = the user's default
   std::string time = "00:30:00";  ///< per task
-  std::string gres = "gpu:1";  ///< "" = ask for no GPU
+  std::string gres = "gpu:1";     ///< "" = ask for no GPU
   int cpus_per_task = 4;
-  int max_running = 8;         ///< the array's %K
-  int batch = 1;               ///< students per task
-  std::string work_dir;        ///< node-local work trees ("" = ${TMPDIR:-/tmp}/grader-class-<tag>)
-  bool submit = true;          ///< false: write the script only
-  bool wait = false;           ///< sbatch --wait: return when every task ended
+  int max_running = 8;   ///< the array's %K
+  int batch = 1;         ///< students per task
+  std::string work_dir;  ///< node-local work trees ("" = ${TMPDIR:-/tmp}/grader-class-<tag>)
+  bool submit = true;    ///< false: write the script only
+  bool wait = false;     ///< sbatch --wait: return when every task ended
 };
 
 /// The job script (readable, with its #SBATCH lines first).

@@ -133,8 +133,8 @@ std::string write_course_archive(const std::string& source_dir, const std::strin
         run_capture({"git", "-C", source_dir, "archive", "--format=tar", "-o", archive, "HEAD"});
     const Captured head = run_capture({"git", "-C", source_dir, "rev-parse", "--short", "HEAD"});
     if (made.exit_code == 0) {
-      const Captured dirty = run_capture(
-          {"git", "-C", source_dir, "status", "--porcelain", "--", ".", ":!exercises"});
+      const Captured dirty =
+          run_capture({"git", "-C", source_dir, "status", "--porcelain", "--", ".", ":!exercises"});
       if (!dirty.output.empty())
         warning = fmt::format(
             "the course is graded as committed (HEAD {}); these uncommitted changes are not part "
@@ -171,14 +171,18 @@ std::vector<std::string> work_tree_configure_args(const std::string& binary_dir,
   for (const char* name : {"CMAKE_BUILD_TYPE", "CMAKE_MAKE_PROGRAM", "CMAKE_CXX_COMPILER",
                            "CMAKE_CUDA_COMPILER", "CMAKE_CUDA_HOST_COMPILER"})
     if (!cache[name].empty()) args.push_back(fmt::format("-D{}={}", name, cache[name]));
-  const std::string archs = architectures.empty() ? cache["CMAKE_CUDA_ARCHITECTURES"] : architectures;
+  const std::string archs =
+      architectures.empty() ? cache["CMAKE_CUDA_ARCHITECTURES"] : architectures;
   if (!archs.empty()) args.push_back("-DCMAKE_CUDA_ARCHITECTURES=" + archs);
   // Downloaded dependencies are taken from this build: a node may have no network.
-  for (const auto& [name, folder] : std::map<std::string, std::string>{
-           {"GTEST", "googletest"}, {"CLI11", "cli11"}, {"FMT", "fmt"},
-           {"NLOHMANN_JSON", "nlohmann_json"}}) {
+  for (const auto& [name, folder] :
+       std::map<std::string, std::string>{{"GTEST", "googletest"},
+                                          {"CLI11", "cli11"},
+                                          {"FMT", "fmt"},
+                                          {"NLOHMANN_JSON", "nlohmann_json"}}) {
     const fs::path src = fs::path(binary_dir) / "_deps" / (folder + "-src");
-    if (fs::exists(src)) args.push_back(fmt::format("-DFETCHCONTENT_SOURCE_DIR_{}={}", name, src.string()));
+    if (fs::exists(src))
+      args.push_back(fmt::format("-DFETCHCONTENT_SOURCE_DIR_{}={}", name, src.string()));
   }
   args.push_back("-DCOURSE_SOLUTIONS=OFF");
   args.push_back("-DCOURSE_DEV_TARGETS=OFF");
@@ -204,7 +208,8 @@ std::vector<std::string> class_lessons(const course::Manifest& manifest,
   }
   std::vector<std::string> lessons;
   for (const course::Lesson& l : manifest.lessons)
-    if (l.ready() && (specs.empty() || std::find(wanted.begin(), wanted.end(), l.id) != wanted.end()))
+    if (l.ready() &&
+        (specs.empty() || std::find(wanted.begin(), wanted.end(), l.id) != wanted.end()))
       lessons.push_back(l.id);
   return lessons;
 }

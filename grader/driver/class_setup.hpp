@@ -21,7 +21,7 @@ struct ClassError : std::runtime_error {
 struct ClassDir {
   std::string root;  ///< OUT
   std::string settings() const { return root + "/class.json"; }
-  std::string roster() const { return root + "/roster.csv"; }        ///< the roster as graded
+  std::string roster() const { return root + "/roster.csv"; }          ///< the roster as graded
   std::string course_archive() const { return root + "/course.tar"; }  ///< the clean course
   std::string student(const std::string& id) const { return root + "/students/" + id; }
   std::string locks() const { return root + "/locks"; }
@@ -31,13 +31,13 @@ struct ClassDir {
 /// What every task of a class grades with, written once by `grader class grade` (class.json).
 /// Never the secret: only where to read it and its fingerprint.
 struct ClassSettings {
-  std::vector<std::string> lessons;  ///< lesson ids, in course order
-  bool quick = false;                ///< no memcheck, no cases of several GiB
-  double test_timeout = 120;         ///< the grader's --timeout
-  double kernel_timeout = 10;        ///< the grader's --kernel-timeout
-  std::string course_origin;         ///< what the course archive was made from, for people
-  std::string course_fingerprint;    ///< SHA-256 of course.tar
-  std::string cmake;                 ///< the cmake that configures the work trees
+  std::vector<std::string> lessons;         ///< lesson ids, in course order
+  bool quick = false;                       ///< no memcheck, no cases of several GiB
+  double test_timeout = 120;                ///< the grader's --timeout
+  double kernel_timeout = 10;               ///< the grader's --kernel-timeout
+  std::string course_origin;                ///< what the course archive was made from, for people
+  std::string course_fingerprint;           ///< SHA-256 of course.tar
+  std::string cmake;                        ///< the cmake that configures the work trees
   std::vector<std::string> configure_args;  ///< -G, -D... for the work trees' build
   std::string secret_file;                  ///< where the secret is read ("" = environment)
   std::string seed_fingerprint;             ///< secret_fingerprint() of the secret

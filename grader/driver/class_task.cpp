@@ -148,7 +148,7 @@ WorkTree claim_tree(const ClassSettings& s, const fs::path& work, const fs::path
     const std::string log = (tree.root / "configure.log").string();
     course::write_text_atomically(log, c.output);
     throw std::runtime_error(fmt::format("the work tree {} did not configure (see {}): {}",
-                                 tree.root.string(), log, c.output.substr(0, 2000)));
+                                         tree.root.string(), log, c.output.substr(0, 2000)));
   }
   course::write_text_atomically(mark.string(), setup);
   return tree;
@@ -169,7 +169,8 @@ void install_exercises(const fs::path& course, const fs::path& src,
     for (const std::string& f : files_under(src / rel_dir))
       if (!want.count((rel_dir / f).generic_string())) fs::remove(src / rel_dir / f);
     for (const auto& [rel, content] : want)
-      if (!same_content(src / rel, content)) course::write_text_atomically((src / rel).string(), content);
+      if (!same_content(src / rel, content))
+        course::write_text_atomically((src / rel).string(), content);
   }
 }
 
@@ -230,7 +231,8 @@ void write_student_files(const ClassDir& dir, const std::string& student,
   const fs::path d = dir.student(student);
   const std::string text = course::to_text(report, course::TextOptions{false, true, "grader"});
   course::write_text_atomically((d / "report.txt").string(), text);
-  course::write_text_atomically((d / "report.json").string(), course::to_json(report).dump(2) + "\n");
+  course::write_text_atomically((d / "report.json").string(),
+                                course::to_json(report).dump(2) + "\n");
   course::write_text_atomically((d / "junit.xml").string(), course::to_junit(report));
   course::write_text_atomically((d / "results.json").string(),
                                 course::to_gradescope(report, text).dump(2) + "\n");
@@ -243,12 +245,19 @@ nlohmann::json base_row(const std::string& student, const ClassSettings& s,
   nlohmann::json steps = nlohmann::json::object();
   for (const std::string& lesson : s.lessons)
     for (const course::Step& step : manifest.find(lesson)->steps)
-      steps[lesson + "." + step.name] = {{"status", ""}, {"reason", ""}, {"optional", step.optional}};
-  return {{"student", student},   {"status", "not_graded"}, {"why", ""},
-          {"score", 0},           {"max_score", 0},         {"steps", steps},
+      steps[lesson + "." + step.name] = {
+          {"status", ""}, {"reason", ""}, {"optional", step.optional}};
+  return {{"student", student},
+          {"status", "not_graded"},
+          {"why", ""},
+          {"score", 0},
+          {"max_score", 0},
+          {"steps", steps},
           {"seed_fingerprint", s.seed_fingerprint},
-          {"submission", {{"fingerprint", ""}, {"ignored", nlohmann::json::array()},
-                          {"missing", nlohmann::json::array()}}},
+          {"submission",
+           {{"fingerprint", ""},
+            {"ignored", nlohmann::json::array()},
+            {"missing", nlohmann::json::array()}}},
           {"tampered", nlohmann::json::array()},
           {"key", settings_key(s)}};
 }
@@ -266,13 +275,12 @@ void grade_student(const ClassDir& dir, const ClassSettings& s, const std::strin
                    const course::Manifest& manifest) {
   const fs::path work(o.work_dir);
   const fs::path course = course_copy(dir, s, work);
-  fs::create_directories(dir.student(entry.student));
-  course::write_text_atomically(dir.student(entry.student) + "/started", "");
   WorkTree tree = claim_tree(s, work, course);
   const Intake intake =
       take_submission(entry, s.lessons, course.string(), (tree.root / "submission").string());
   if (!intake.error.empty()) {
-    write_student_files(dir, entry.student, {}, not_graded_row(entry.student, s, manifest, intake.error));
+    write_student_files(dir, entry.student, {},
+                        not_graded_row(entry.student, s, manifest, intake.error));
     return;
   }
   restore_course_files(course, tree.src());  // whatever an earlier student's code left
@@ -290,7 +298,8 @@ Intake take_submission(const RosterEntry& entry, const std::vector<std::string>&
                        const std::string& course_dir, const std::string& scratch) {
   Intake in;
   fs::path root = entry.submission;
-  if (!entry.ref.empty()) {  // a git repository at a ref: its tree, extracted (the repository is only read)
+  if (!entry.ref.empty()) {  // a git repository at a ref: its tree, extracted (the repository is
+                             // only read)
     fs::remove_all(scratch);
     fs::create_directories(scratch);
     const std::string tar = scratch + ".tar";

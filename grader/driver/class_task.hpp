@@ -22,7 +22,7 @@ struct TaskOptions {
   /// GPUs the local engine shares among its tasks (each task takes one, in turn, for the GPU part
   /// only); empty = use what the environment gives (Slurm's CUDA_VISIBLE_DEVICES).
   std::vector<std::string> gpus;
-  int batch = 1;        ///< roster rows per task index
+  int batch = 1;         ///< roster rows per task index
   bool regrade = false;  ///< grade rows that already have a result
 };
 

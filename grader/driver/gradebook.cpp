@@ -51,20 +51,26 @@ std::string summary_text(const nlohmann::json& book, const std::vector<std::stri
     if (!r["tampered"].empty())
       tampered += fmt::format("- {}: {}\n", r["student"].get<std::string>(), r["tampered"].dump());
   }
-  std::string s = fmt::format("# Class summary\n\n{} students: {} graded, {} incomplete, {} not graded.\n",
-                              rows.size(), graded, incomplete, not_graded);
-  s += fmt::format("Inputs drawn from the class secret with fingerprint {} (a SHA-256 of it; the "
-                   "secret itself is written nowhere).\n\n",
-                   book["seed_fingerprint"].get<std::string>());
+  std::string s =
+      fmt::format("# Class summary\n\n{} students: {} graded, {} incomplete, {} not graded.\n",
+                  rows.size(), graded, incomplete, not_graded);
+  s += fmt::format(
+      "Inputs drawn from the class secret with fingerprint {} (a SHA-256 of it; the "
+      "secret itself is written nowhere).\n\n",
+      book["seed_fingerprint"].get<std::string>());
   if (!scores.empty()) {
     const course::Summary sum = course::summarize(scores);
     double mean = 0;
     for (double x : scores) mean += x / static_cast<double>(scores.size());
-    s += fmt::format("## Scores (required steps passed, of {})\n\nmean {:.1f}, median {:g}, min {:g}, max {:g}\n\n",
-                     max_score, mean, sum.median, sum.min, sum.max);
+    s += fmt::format(
+        "## Scores (required steps passed, of {})\n\nmean {:.1f}, median {:g}, min {:g}, max "
+        "{:g}\n\n",
+        max_score, mean, sum.median, sum.min, sum.max);
     for (int k = max_score; k >= 0; --k) {
       const auto n = std::count(scores.begin(), scores.end(), static_cast<double>(k));
-      if (n) s += fmt::format("    {:>3} | {} {}\n", k, std::string(static_cast<std::size_t>(n), '#'), n);
+      if (n)
+        s +=
+            fmt::format("    {:>3} | {} {}\n", k, std::string(static_cast<std::size_t>(n), '#'), n);
     }
     s += "\n";
   }
@@ -90,7 +96,8 @@ std::string summary_text(const nlohmann::json& book, const std::vector<std::stri
   }
   std::stable_sort(tallies.begin(), tallies.end(),
                    [](const StepTally& a, const StepTally& b) { return a.failed > b.failed; });
-  s += "## Steps the class fails most\n\n| step | failed | passed | most common diagnoses |\n| --- | --- | --- | --- |\n";
+  s += "## Steps the class fails most\n\n| step | failed | passed | most common diagnoses |\n| --- "
+       "| --- | --- | --- |\n";
   for (const StepTally& t : tallies) {
     std::vector<std::pair<int, std::string>> by_count;
     for (const auto& [reason, n] : t.reasons) by_count.push_back({-n, reason});
@@ -107,9 +114,11 @@ std::string summary_text(const nlohmann::json& book, const std::vector<std::stri
     s += fmt::format("- {} student(s), {}\n  {}\n", students.size(), why, names);
   }
   if (!outside.empty())
-    s += "\n## Files outside exercises/ that were ignored (only exercises/ is graded)\n\n" + outside;
+    s +=
+        "\n## Files outside exercises/ that were ignored (only exercises/ is graded)\n\n" + outside;
   if (!tampered.empty())
-    s += "\n## Course files changed while the submission ran (restored; look at these)\n\n" + tampered;
+    s += "\n## Course files changed while the submission ran (restored; look at these)\n\n" +
+         tampered;
   return s;
 }
 
@@ -135,7 +144,8 @@ Gradebook collect_gradebook(const ClassDir& dir, const course::Manifest& manifes
               {"rows", nlohmann::json::array()}};
   std::vector<std::string> header = {"student", "status", "score", "max_score"};
   header.insert(header.end(), columns.begin(), columns.end());
-  for (const char* c : {"why", "seed_fingerprint", "ignored_files", "tampered_files"}) header.push_back(c);
+  for (const char* c : {"why", "seed_fingerprint", "ignored_files", "tampered_files"})
+    header.push_back(c);
   out.csv = csv_line(header);
   for (const RosterEntry& e : roster) {
     nlohmann::json row;
@@ -143,11 +153,13 @@ Gradebook collect_gradebook(const ClassDir& dir, const course::Manifest& manifes
       row = nlohmann::json::parse(*course::read_text(dir.student(e.student) + "/row.json"));
     } else {
       const auto it = why_missing.find(e.student);
-      row = not_graded_row(e.student, s, manifest, it != why_missing.end() ? it->second : "no result yet");
+      row = not_graded_row(e.student, s, manifest,
+                           it != why_missing.end() ? it->second : "no result yet");
       ++out.missing;
     }
     row.erase("key");
-    std::vector<std::string> fields = {e.student, row["status"], std::to_string(row["score"].get<int>()),
+    std::vector<std::string> fields = {e.student, row["status"],
+                                       std::to_string(row["score"].get<int>()),
                                        std::to_string(row["max_score"].get<int>())};
     for (const std::string& c : columns) fields.push_back(cell(row["steps"][c]["status"]));
     fields.push_back(row["why"]);

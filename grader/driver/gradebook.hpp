@@ -14,10 +14,10 @@ namespace driver {
 
 /// What `collect_gradebook` made.
 struct Gradebook {
-  nlohmann::json json;    ///< gradebook.json
-  std::string csv;        ///< gradebook.csv
-  std::string summary;    ///< summary.md
-  int missing = 0;        ///< roster rows without a current result
+  nlohmann::json json;  ///< gradebook.json
+  std::string csv;      ///< gradebook.csv
+  std::string summary;  ///< summary.md
+  int missing = 0;      ///< roster rows without a current result
 };
 
 /// Assembles the gradebook of the class in `dir` and writes gradebook.csv, gradebook.json and

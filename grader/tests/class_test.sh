@@ -46,7 +46,7 @@ set -e
 echo "== Slurm engine: a job array on the same work trees, one minute per task"
 set +e
 "$grader" class grade "$work/class/roster.csv" -o "$work/slurm-class" $lessons --work "$work/trees" \
-  --engine slurm --time 1 --max-running 2 --wait
+  --engine slurm --time 1 --max-running 2 --cpus-per-task 1 --wait
 rc=$?
 set -e
 cat "$work/slurm-class/slurm/grade.sbatch"

@@ -28,9 +28,10 @@ ClassDir class_dir(const std::string& out) {
 int collect_and_report(const ClassDir& dir, const course::Manifest& manifest, bool quiet) {
   const Gradebook book = collect_gradebook(dir, manifest, why_missing(dir));
   if (!quiet) fmt::print("{}", book.summary);
-  fmt::print("\ngradebook: {0}/gradebook.csv, {0}/gradebook.json; summary: {0}/summary.md; each "
-             "student's reports: {0}/students/<id>/\n",
-             dir.root);
+  fmt::print(
+      "\ngradebook: {0}/gradebook.csv, {0}/gradebook.json; summary: {0}/summary.md; each "
+      "student's reports: {0}/students/<id>/\n",
+      dir.root);
   bool incomplete = false, not_graded = false;
   for (const nlohmann::json& row : book.json["rows"]) {
     incomplete |= row["status"] == "incomplete";
@@ -44,12 +45,16 @@ class ClassGrade : public Subcommand {
  public:
   void add_to(CLI::App& parent, SharedOptions& shared) override {
     app_ = parent.add_subcommand("grade", "grade every submission of a roster into a gradebook");
-    app_->add_option("roster", roster_, "CSV: student,submission[,ref] (a folder, or a git repository and ref)")
+    app_->add_option("roster", roster_,
+                     "CSV: student,submission[,ref] (a folder, or a git repository and ref)")
         ->required();
-    app_->add_option("-o,--out", out_, "the class folder: results, gradebook, job script")->required();
-    app_->add_option("--lessons", lessons_, "lessons to grade (default: every ready one)")->delimiter(',');
-    app_->add_option("--secret-file", secret_file_,
-                     std::string("file holding the class secret (default: $") + kSecretVariable + ")");
+    app_->add_option("-o,--out", out_, "the class folder: results, gradebook, job script")
+        ->required();
+    app_->add_option("--lessons", lessons_, "lessons to grade (default: every ready one)")
+        ->delimiter(',');
+    app_->add_option(
+        "--secret-file", secret_file_,
+        std::string("file holding the class secret (default: $") + kSecretVariable + ")");
     app_->add_option("--engine", engine_, "local (this machine's GPUs) or slurm (a job array)")
         ->check(CLI::IsMember({"local", "slurm"}));
     app_->add_flag("--quick", quick_, "no memcheck and no cases of several GiB (faster)");
@@ -61,7 +66,8 @@ class ClassGrade : public Subcommand {
         ->check(course::cli::seconds(0, 86400));
     app_->add_option("--kernel-timeout", shared.kernel_timeout, "seconds one kernel may run")
         ->check(course::cli::seconds(0, 86400));
-    app_->add_option("--gpus", gpus_, "local: GPU indices to use (default: every GPU)")->delimiter(',');
+    app_->add_option("--gpus", gpus_, "local: GPU indices to use (default: every GPU)")
+        ->delimiter(',');
     app_->add_option("--prefetch", local_.prefetch,
                      "local: students compiled ahead while the GPUs grade")
         ->check(course::cli::whole_number(0, 64));
@@ -71,7 +77,8 @@ class ClassGrade : public Subcommand {
     app_->add_option("--partition", slurm_.partition, "slurm: partition");
     app_->add_option("--account", slurm_.account, "slurm: account");
     app_->add_option("--time", slurm_.time, "slurm: time limit per task (default 00:30:00)");
-    app_->add_option("--gres", slurm_.gres, "slurm: generic resources per task (default gpu:1; \"\" for none)");
+    app_->add_option("--gres", slurm_.gres,
+                     "slurm: generic resources per task (default gpu:1; \"\" for none)");
     app_->add_option("--cpus-per-task", slurm_.cpus_per_task, "slurm: CPUs per task")
         ->check(course::cli::whole_number(1, 1024));
     app_->add_option("--max-running", slurm_.max_running, "slurm: tasks running at once (%K)")
@@ -98,7 +105,8 @@ void set_up(const ClassDir& dir, const ClassSettings& wanted, const std::string&
   fs::create_directories(dir.root);
   // Relative submission paths in the copy would be relative to OUT: write them absolute.
   std::string copy = csv_line({"student", "submission", "ref"});
-  for (const RosterEntry& e : read_roster(roster)) copy += csv_line({e.student, e.submission, e.ref});
+  for (const RosterEntry& e : read_roster(roster))
+    copy += csv_line({e.student, e.submission, e.ref});
   course::write_text_atomically(dir.roster(), copy);
   ClassSettings s = wanted;
   std::string warning;
@@ -197,8 +205,8 @@ class ClassCollect : public Subcommand {
 class ClassGroup : public Command {
  public:
   void add_to(CLI::App& app, SharedOptions&) override {
-    app.add_subcommand("class",
-                       "instructors: grade a whole class (a roster of submissions) into a gradebook")
+    app.add_subcommand(
+           "class", "instructors: grade a whole class (a roster of submissions) into a gradebook")
         ->require_subcommand(1);
   }
   bool chosen() const override { return false; }  // its subcommands run, never the group
@@ -206,9 +214,12 @@ class ClassGroup : public Command {
 };
 
 const CommandRegistrar group{{"", 90, false, [] { return std::make_unique<ClassGroup>(); }}};
-const CommandRegistrar grade_registrar{{"class", 10, false, [] { return std::make_unique<ClassGrade>(); }}};
-const CommandRegistrar task_registrar{{"class", 20, false, [] { return std::make_unique<ClassTask>(); }}};
-const CommandRegistrar collect_registrar{{"class", 30, false, [] { return std::make_unique<ClassCollect>(); }}};
+const CommandRegistrar grade_registrar{
+    {"class", 10, false, [] { return std::make_unique<ClassGrade>(); }}};
+const CommandRegistrar task_registrar{
+    {"class", 20, false, [] { return std::make_unique<ClassTask>(); }}};
+const CommandRegistrar collect_registrar{
+    {"class", 30, false, [] { return std::make_unique<ClassCollect>(); }}};
 
 }  // namespace
 
