@@ -4,7 +4,9 @@
 # step verdicts with those; prints a table, students per hour per GPU and a 300-student estimate.
 #
 #   tools/class-demo.sh [STUDENTS] [LESSONS] [extra `grader class grade` options]
-#   e.g. tools/class-demo.sh 40 01_hello_threads,07_transpose --quick
+#   e.g. tools/class-demo.sh 40 01_hello_threads,02_vector_add --cuda-architectures 90
+# Both gradings run with --quick (no memcheck: the comparison is of the tests and gates, and it
+# keeps one GPU call short).
 # Uses build-test/ (the test configuration: it has the --variant targets), configured if absent.
 # Submissions come from solutions/, the committed stubs and grader/lessons/*/wrong/
 # (tools/class_roster.py). Everything it writes is under ${DEMO_DIR:-/tmp/class-demo}.
@@ -27,7 +29,7 @@ gpus=$(nvidia-smi --query-gpu=index --format=csv,noheader 2>/dev/null | wc -l)
 
 start=$(date +%s.%N)
 set +e
-"$build/grader" class grade "$demo/class/roster.csv" -o "$demo/out" --lessons "$lessons" "$@" \
+"$build/grader" class grade "$demo/class/roster.csv" -o "$demo/out" --lessons "$lessons" --quick "$@" \
   > "$demo/class-grade.log" 2>&1
 rc=$?
 set -e
@@ -46,7 +48,7 @@ PY
 targets=$(awk '{print "grade_" $1 "__" $2}' "$demo/variants.txt")
 cmake --build "$build" --target $targets >/dev/null
 while read -r lesson variant; do
-  "$build/grader" --variant "$variant" "$lesson" --json --no-build "$@" \
+  "$build/grader" --variant "$variant" "$lesson" --json --no-build --quick \
     > "$demo/alone-$lesson-$variant.json" 2>/dev/null || true
 done < "$demo/variants.txt"
 

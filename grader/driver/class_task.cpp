@@ -133,9 +133,10 @@ WorkTree claim_tree(const ClassSettings& s, const fs::path& work, const fs::path
     tree.lock = FileLock(tree.root / "lock", false);
     if (tree.lock.held()) break;
   }
-  // Set up again when the course or the build's configuration changed.
-  const std::string setup =
-      nlohmann::json{{"course", s.course_fingerprint}, {"configure", s.configure_args}}.dump();
+  // Configured again only when the build's configuration changed. A new course needs no new
+  // tree: each student's files are synced with the course (restore_course_files()) and the build
+  // compiles what changed.
+  const std::string setup = nlohmann::json{{"configure", s.configure_args}}.dump();
   const fs::path mark = tree.root / "setup.json";
   if (course::read_text(mark.string()).value_or("") == setup) return tree;
   fs::remove_all(tree.src());
