@@ -199,6 +199,9 @@ class Checker:
         if not self.bench:
             self.external.add("bench (no CUDA in this build: not checked)")
             return
+        if not os.access(self.bench, os.X_OK):
+            self.problems.append(f"{where}: `{command}`: {self.bench} is not built (build all first)")
+            return
         rc, help_text = self.run([self.bench, "--help"])
         if rc != 0:
             self.problems.append(f"{where}: `bench --help` exited {rc}: {help_text[-300:]}")
