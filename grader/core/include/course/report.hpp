@@ -201,7 +201,8 @@ std::string clocks_line(const SpeedFigures& speed);
 /// straddled the gate: "re-measured: the first 30 pairs straddled the gate, decided on 600
 /// pairs"; "" when it did not (SpeedFigures::remeasured false).
 std::string remeasure_note(const SpeedFigures& speed);
-/// The `--json` report (format "cuda-course-grader-report", format_version 1; see README.md).
+/// The `--json` report (format "cuda-course-grader-report", format_version 1; see
+/// docs/REFERENCE.md).
 nlohmann::json to_json(const Report& report);
 /// JUnit XML (`--junit`): one testsuite per lesson, one testcase per step; a lesson that graded
 /// nothing (no GPU, build failure) is one testcase with an error.
