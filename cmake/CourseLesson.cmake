@@ -91,8 +91,11 @@ ${cases}  }
   return \"?\";
 }
 
+/// The lesson's id, \"${id}\", for code that names its lesson (the bench's tables).
+inline constexpr char kLessonId[] = \"${id}\";
+
 /// \"${id}\": the lesson every Step belongs to.
-constexpr const char* lesson_id(Step) { return \"${id}\"; }
+constexpr const char* lesson_id(Step) { return kLessonId; }
 
 }  // namespace ${ns}
 ")
