@@ -44,14 +44,8 @@ nlohmann::json harness_record() {
   p[key::kFirstCheckSeconds] = 0.0123;
   p[key::kShape] = "8192x8192 floats";
   p[key::kBytes] = 536870912.0;
-  course::ClockSample before, after;
-  before.sm_mhz = 1980;
-  after.sm_mhz = 1965;
-  before.mem_mhz = after.mem_mhz = 3201;
-  before.temperature_c = 41;
-  after.temperature_c = 47;
-  before.event_reasons = 0x24;  // sw_power_cap and sw_thermal
-  after.event_reasons = 0;
+  // SM clock (MHz), memory clock (MHz), temperature (C), event reasons: sw_power_cap | sw_thermal.
+  const course::ClockSample before{1980, 3201, 41, 0x24}, after{1965, 3201, 47, 0};
   p.update(course::clock_properties(before, after));
   p.update(course::timing_properties(remeasured_outcome(), passed()));
   p[key::kMemcpyGbps] = 4150.0;
