@@ -13,6 +13,8 @@
 #include "bench.hpp"
 #include "host_reference.hpp"
 #include "matmul.cuh"
+#include "matmul_steps.hpp"
+#include "steps/13_matmul_tiled.hpp"
 
 namespace {
 
@@ -130,27 +132,28 @@ bench::Table matmul_table(const bench::Context& ctx) {
   };
   t.rows.push_back(row(ctx, m, "sgemm_naive_lanes_on_rows", ceiling, rows,
                        "lanes down a column of A and C: uncoalesced"));
+  // Every step, with the launcher its tests grade; a row is named after the step's kernel,
+  // sgemm_<step>.
+  using matmul_tiled::Step;
   const struct {
-    const char* name;
-    cudaError_t (*launch)(const float*, const float*, float*, int, int, int, cudaStream_t);
+    Step step;
     const char* note;
   } yours[] = {
-      {"sgemm_naive (yours)", matmul_tiled::launch_naive, "one thread per element"},
-      {"sgemm_shared_tiles (yours)", matmul_tiled::launch_shared_tiles,
-       "32x32 tiles, 2 shared loads per FMA"},
-      {"sgemm_register_tiles (yours)", matmul_tiled::launch_register_tiles,
-       "64x64 per block, 4x4 per thread"},
-      {"sgemm_warp_tiles (yours)", matmul_tiled::launch_warp_tiles,
-       "128x128, 8x8 per thread, float4, warp tiles"},
+      {Step::naive, "one thread per element"},
+      {Step::shared_tiles, "32x32 tiles, 2 shared loads per FMA"},
+      {Step::register_tiles, "64x64 per block, 4x4 per thread"},
+      {Step::warp_tiles, "128x128, 8x8 per thread, float4, warp tiles"},
   };
   for (const auto& y : yours) {
-    const auto launch = y.launch;
+    const matmul_tiled::StepLauncher launch = matmul_tiled::step_launcher(y.step);
     const bench::Launch k = [=](cudaStream_t s) { return launch(a, b, c, kSide, kSide, kSide, s); };
-    t.rows.push_back(row(ctx, m, y.name, ceiling, k, y.note));
+    t.rows.push_back(row(ctx, m,
+                         std::string("sgemm_") + matmul_tiled::step_name(y.step) + " (yours)",
+                         ceiling, k, y.note));
   }
   return t;
 }
 
 }  // namespace
 
-BENCH_TABLE("13_matmul_tiled", "matmul", matmul_table);
+BENCH_TABLE(matmul_tiled::kLessonId, "matmul", matmul_table);

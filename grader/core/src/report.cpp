@@ -12,80 +12,6 @@ namespace course {
 using nlohmann::json;
 using protocol::TestRecord;
 
-namespace {
-// The optional clock figures: the same key in the test's properties and in the JSON report.
-constexpr std::pair<const char*, std::optional<int> SpeedFigures::*> kClockFigures[] = {
-    {"sm_clock_mhz_before", &SpeedFigures::sm_clock_mhz_before},
-    {"sm_clock_mhz_after", &SpeedFigures::sm_clock_mhz_after},
-    {"mem_clock_mhz_before", &SpeedFigures::mem_clock_mhz_before},
-    {"mem_clock_mhz_after", &SpeedFigures::mem_clock_mhz_after},
-    {"temperature_c_before", &SpeedFigures::temperature_c_before},
-    {"temperature_c_after", &SpeedFigures::temperature_c_after}};
-}  // namespace
-
-std::optional<SpeedFigures> SpeedFigures::from_properties(const json& p) {
-  // A speed test that stopped before timing (wrong output) has no figures to show.
-  if (!p.is_object() || p.value("kind", "") != "speed" || !p.contains("gbps")) return std::nullopt;
-  SpeedFigures s;
-  s.shape = p.value("shape", "");
-  s.bytes = p.value("bytes", 0.0);
-  s.gbps = p.value("gbps", 0.0);
-  s.ceiling_gbps = p.value("ceiling_gbps", 0.0);
-  s.ratio = p.value("ratio", 0.0);
-  s.ratio_q1 = p.value("ratio_q1", 0.0);
-  s.ratio_q3 = p.value("ratio_q3", 0.0);
-  if (p.contains("gate") && p["gate"].is_number()) s.gate = p["gate"].get<double>();
-  s.pairs = p.value("pairs", 0);
-  s.verdict = p.value("verdict", "");
-  s.close_call = p.value("close_call", false);
-  // Optional (older records lack it): not re-measured unless it says so.
-  s.remeasured =
-      p.contains("remeasured") && p["remeasured"].is_boolean() && p["remeasured"].get<bool>();
-  if (s.remeasured && p.contains("pairs_at_first_decision") &&
-      p["pairs_at_first_decision"].is_number() && p["pairs_at_first_decision"].get<double>() > 0 &&
-      p["pairs_at_first_decision"].get<double>() < 1e9)
-    s.pairs_at_first_decision = static_cast<int>(p["pairs_at_first_decision"].get<double>());
-  s.memcpy_gbps = p.value("memcpy_gbps", 0.0);
-  s.peak_gbps = p.value("peak_gbps", 0.0);
-  s.ceiling_kernel = p.value("ceiling_kernel", "");
-  if (p.contains("flops") && p["flops"].is_number() && p["flops"].get<double>() > 0)
-    s.flops = p["flops"].get<double>();
-  // Clock figures (course/clocks.hpp): optional, so a missing or malformed one stays absent.
-  for (const auto& [key, member] : kClockFigures) {
-    if (!p.contains(key) || !p[key].is_number()) continue;
-    const double v = p[key].get<double>();
-    if (v >= 0 && v < 1e6) s.*member = static_cast<int>(v);
-  }
-  if (p.contains("throttle_reasons") && p["throttle_reasons"].is_array()) {
-    std::vector<std::string> reasons;
-    for (const json& r : p["throttle_reasons"])
-      if (r.is_string()) reasons.push_back(r.get<std::string>());
-    s.throttle_reasons = reasons;
-  }
-  return s;
-}
-
-namespace {
-// 10^12 FLOP/s of a kernel that moved `bytes` at `gbps` while doing `flops`: flops / time, with
-// time = bytes / (gbps x 10^9).
-double tflops_at(double flops, double bytes, double gbps) {
-  return flops > 0 && bytes > 0 && gbps > 0 ? flops * gbps * 1e9 / bytes / 1e12 : 0;
-}
-}  // namespace
-
-double SpeedFigures::tflops() const {
-  return tflops_at(flops, bytes, gbps);
-}
-
-double SpeedFigures::ceiling_tflops() const {
-  return tflops_at(flops, bytes, ceiling_gbps);
-}
-
-bool SpeedFigures::has_clocks() const {
-  return sm_clock_mhz_before || sm_clock_mhz_after || mem_clock_mhz_before || mem_clock_mhz_after ||
-         temperature_c_before || temperature_c_after || throttle_reasons;
-}
-
 const std::vector<ExitCodeMeaning>& exit_code_meanings() {
   static const std::vector<ExitCodeMeaning> meanings = {
       {kExitOk, "everything asked for passed"},
@@ -522,37 +448,6 @@ json record_json(const TestRecord& t) {
   return {{"test", t.name}, {"status", t.status}, {"failures", t.failures}, {"ms", t.ms}};
 }
 
-json speed_json(const SpeedFigures& s) {
-  json j = {{"shape", s.shape},
-            {"bytes", s.bytes},
-            {"gbps", s.gbps},
-            {"ceiling_gbps", s.ceiling_gbps},
-            {"ceiling_kernel", s.ceiling_kernel},
-            {"fraction_of_ceiling", s.ratio},
-            {"fraction_q1", s.ratio_q1},
-            {"fraction_q3", s.ratio_q3},
-            {"gate", s.gate ? json(*s.gate) : json(nullptr)},
-            {"margin", s.gate ? json(s.ratio - *s.gate) : json(nullptr)},
-            {"pairs", s.pairs},
-            {"verdict", s.verdict},
-            {"close_call", s.close_call},
-            {"remeasured", s.remeasured},
-            {"pairs_at_first_decision", s.remeasured && s.pairs_at_first_decision > 0
-                                            ? json(s.pairs_at_first_decision)
-                                            : json(nullptr)},
-            {"memcpy_gbps", s.memcpy_gbps},
-            {"peak_gbps", s.peak_gbps}};
-  // Optional: present only when read (format_version 1 only ever gains optional fields).
-  for (const auto& [key, member] : kClockFigures)
-    if (const std::optional<int>& value = s.*member) j[key] = *value;
-  if (s.throttle_reasons) j["throttle_reasons"] = *s.throttle_reasons;
-  if (s.flops > 0) {  // optional, as the clocks: only for a step that declares its FLOPs
-    j["flops"] = s.flops;
-    j["tflops"] = s.tflops();
-    j["ceiling_tflops"] = s.ceiling_tflops();
-  }
-  return j;
-}
 }  // namespace
 
 json to_json(const Report& r) {
@@ -575,7 +470,7 @@ json to_json(const Report& r) {
                    {"tests_skipped", s.tests_skipped},
                    {"skipped", skipped},
                    {"problems", problems},
-                   {"speed", s.speed ? speed_json(*s.speed) : json(nullptr)}};
+                   {"speed", s.speed ? speed_report_json(*s.speed) : json(nullptr)}};
       // Optional fields (format_version 1 only ever gains those): present when there is a stage.
       if (!s.memcheck.empty()) step["memcheck"] = s.memcheck;
       steps.push_back(step);

@@ -36,6 +36,7 @@
 #include "harness/lesson.hpp"
 #include "host_reference.hpp"
 #include "matmul.cuh"
+#include "matmul_steps.hpp"
 #include "steps/13_matmul_tiled.hpp"
 
 namespace {
@@ -57,22 +58,6 @@ const std::vector<Shape> kShapes = {
 
 Shape timing_shape() {
   return {4096, 4096, 4096};
-}
-
-using Launcher = cudaError_t (*)(const float*, const float*, float*, int, int, int, cudaStream_t);
-
-Launcher launcher_of(Step step) {
-  switch (step) {
-    case Step::naive:
-      return matmul_tiled::launch_naive;
-    case Step::shared_tiles:
-      return matmul_tiled::launch_shared_tiles;
-    case Step::register_tiles:
-      return matmul_tiled::launch_register_tiles;
-    case Step::warp_tiles:
-      return matmul_tiled::launch_warp_tiles;
-  }
-  return nullptr;
 }
 
 // The timed ceiling and the device reference: cublasSgemm in the two FP32 modes.
@@ -226,7 +211,7 @@ void product_case(harness::Case& c, Step step, const Shape& s) {
   const auto B =
       c.input<float>("B", static_cast<std::size_t>(s.K) * s.N, matmul_tiled::MatrixValues{});
   const auto C = c.output<float>("C", static_cast<std::size_t>(s.M) * s.N);
-  c.launch(launcher_of(step), A, B, C, s.M, s.N, s.K);
+  c.launch(matmul_tiled::step_launcher(step), A, B, C, s.M, s.N, s.K);
   c.ceiling(cublas_default, A, B, C, s.M, s.N, s.K);
   c.bytes(4.0 * (static_cast<double>(s.M) * s.K + static_cast<double>(s.K) * s.N +
                  static_cast<double>(s.M) * s.N));
