@@ -167,9 +167,12 @@ std::string array_ranges(const std::vector<int>& indices) {
 std::string slurm_job_script(const ClassDir& dir, const ClassSettings& s, const SlurmOptions& o) {
   auto directive = [](const std::string& name, const std::string& value,
                       const std::string& example) {
-    return value.empty()
-               ? fmt::format("##SBATCH --{}={}   (remove one # to use it)\n", name, example)
-               : fmt::format("#SBATCH --{}={}\n", name, value);
+    // The explanation has a line of its own: sbatch rejects text after a directive's value.
+    return value.empty() ? fmt::format(
+                               "# To use the next line, remove one # from it:\n"
+                               "##SBATCH --{}={}\n",
+                               name, example)
+                         : fmt::format("#SBATCH --{}={}\n", name, value);
   };
   const std::string tag = sha256_hex(dir.root).substr(0, 8);
   const std::string work = o.work_dir.empty() ? "${TMPDIR:-/tmp}/grader-class-" + tag : o.work_dir;

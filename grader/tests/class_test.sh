@@ -44,9 +44,13 @@ set -e
 [ "$rc" -eq 1 ] || { echo "expected exit code 1 (a row is not graded: no_folder), got $rc"; exit 1; }
 
 echo "== Slurm engine: a job array on the same work trees, one minute per task"
+slurm_options=($lessons --work "$work/trees" --engine slurm --time 1 --max-running 2 --cpus-per-task 1)
+"$grader" class grade "$work/class/roster.csv" -o "$work/slurm-class" "${slurm_options[@]}" --no-submit
+# The script's commented-out directives work once one # is removed, as their comment says.
+sed -i 's/^##SBATCH --partition=gpu$/#SBATCH --partition=test/' "$work/slurm-class/slurm/grade.sbatch"
+grep -q '^#SBATCH --partition=test$' "$work/slurm-class/slurm/grade.sbatch"
 set +e
-"$grader" class grade "$work/class/roster.csv" -o "$work/slurm-class" $lessons --work "$work/trees" \
-  --engine slurm --time 1 --max-running 2 --cpus-per-task 1 --wait
+"$grader" class grade "$work/class/roster.csv" -o "$work/slurm-class" "${slurm_options[@]}" --wait
 rc=$?
 set -e
 cat "$work/slurm-class/slurm/grade.sbatch"

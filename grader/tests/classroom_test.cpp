@@ -2,8 +2,10 @@
 // the gradebook row of a report, and the measured file of a GPU.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "calibrate.hpp"
 #include "class_engines.hpp"
@@ -96,7 +98,13 @@ TEST(Slurm, JobScriptIsReadableAndAsksForWhatWasGiven) {
   o.time = "00:10:00";
   const std::string script = driver::slurm_job_script({"/shared/fall"}, s, o);
   EXPECT_NE(script.find("#SBATCH --partition=gpu\n"), std::string::npos);
-  EXPECT_NE(script.find("##SBATCH --account="), std::string::npos);  // not given: commented out
+  // Not given: commented out, the directive line clean (sbatch rejects any text after it).
+  EXPECT_NE(script.find("\n##SBATCH --account=my-course\n"), std::string::npos);
+  EXPECT_NE(script.find("remove one # from it:\n##SBATCH --account"), std::string::npos);
+  std::istringstream lines(script);
+  for (std::string line; std::getline(lines, line);)
+    if (line.rfind("#SBATCH", 0) == 0 || line.rfind("##SBATCH", 0) == 0)
+      EXPECT_EQ(std::count(line.begin(), line.end(), ' '), 1) << line;
   EXPECT_NE(script.find("#SBATCH --gres=gpu:1\n"), std::string::npos);
   EXPECT_NE(script.find("#SBATCH --time=00:10:00\n"), std::string::npos);
   EXPECT_NE(
