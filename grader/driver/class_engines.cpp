@@ -5,8 +5,10 @@
 
 #include <chrono>
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -200,8 +202,50 @@ std::string slurm_job_script(const ClassDir& dir, const ClassSettings& s, const 
   return script;
 }
 
+namespace {
+
+// The jobs recorded in OUT/slurm/jobs.json, oldest first.
+nlohmann::json recorded_jobs(const ClassDir& dir) {
+  nlohmann::json jobs = nlohmann::json::parse(
+      course::read_text(dir.slurm() + "/jobs.json").value_or("[]"), nullptr, false);
+  return jobs.is_array() ? jobs : nlohmann::json::array();
+}
+
+}  // namespace
+
+std::optional<std::vector<std::string>> queued_jobs(const std::vector<std::string>& jobs) {
+  if (jobs.empty()) return std::vector<std::string>{};
+  // Every job squeue lists (pending, running, completing), as its array's job id.
+  const Captured c = run_capture({"squeue", "-h", "-o", "%F"});
+  if (c.exit_code != 0) return std::nullopt;
+  const std::vector<std::string> listed = split(c.output, '\n');
+  std::vector<std::string> out;
+  for (const std::string& job : jobs)
+    if (std::find(listed.begin(), listed.end(), job) != listed.end() &&
+        std::find(out.begin(), out.end(), job) == out.end())
+      out.push_back(job);
+  return out;
+}
+
 int submit_slurm(const ClassDir& dir, const SlurmOptions& o, bool regrade) {
   const ClassSettings s = ClassSettings::load(dir);
+  if (o.submit && !o.force_submit) {
+    std::vector<std::string> ids;
+    for (const nlohmann::json& j : recorded_jobs(dir)) ids.push_back(j.value("job", ""));
+    const auto queued = queued_jobs(ids);
+    if (!queued)
+      fmt::print(stderr,
+                 "grader class grade: note: squeue did not run, so whether an earlier job of {} "
+                 "is still queued was not checked\n",
+                 dir.root);
+    else if (!queued->empty())
+      throw ClassError(fmt::format(
+          "job {0} of {1} is still queued or running (squeue): submitting again would grade its "
+          "students twice. Wait for it to end (`grader class collect {1}`, then `grade` again "
+          "submits only the students without a result), or cancel it first (`scancel {2}`); "
+          "--force-submit submits anyway",
+          join(*queued, ", "), dir.root, join(*queued, " ")));
+  }
   const std::string script = dir.slurm() + "/grade.sbatch";
   fs::create_directories(dir.slurm() + "/logs");
   if (!fs::exists(script)) {
@@ -216,9 +260,7 @@ int submit_slurm(const ClassDir& dir, const SlurmOptions& o, bool regrade) {
     return course::kExitOk;
   }
   const std::string array = fmt::format("{}%{}", array_ranges(tasks), o.max_running);
-  std::vector<std::string> argv = {"sbatch", "--parsable", "--array=" + array};
-  if (o.wait) argv.push_back("--wait");
-  argv.push_back(script);
+  const std::vector<std::string> argv = {"sbatch", "--parsable", "--array=" + array, script};
   if (!o.submit) {
     fmt::print("to submit: {}\n", join(argv, " "));
     return course::kExitOk;
@@ -231,14 +273,23 @@ int submit_slurm(const ClassDir& dir, const SlurmOptions& o, bool regrade) {
                c.output);
     return course::kExitInternal;
   }
-  const std::string jobs_path = dir.slurm() + "/jobs.json";
-  nlohmann::json jobs =
-      nlohmann::json::parse(course::read_text(jobs_path).value_or("[]"), nullptr, false);
-  if (!jobs.is_array()) jobs = nlohmann::json::array();
+  // Recorded at once, so that a `grade` run while it is queued sees it (and does not submit it
+  // again), --wait or not.
+  nlohmann::json jobs = recorded_jobs(dir);
   jobs.push_back({{"job", job}, {"tasks", tasks}, {"batch", o.batch}});
-  course::write_text_atomically(jobs_path, jobs.dump(2) + "\n");
+  course::write_text_atomically(dir.slurm() + "/jobs.json", jobs.dump(2) + "\n");
   fmt::print("submitted job {} ({} task(s): --array={})\n", job, tasks.size(), array);
-  if (!o.wait) fmt::print("when it has run: grader class collect {}\n", dir.root);
+  if (!o.wait) {
+    fmt::print("when it has run: grader class collect {}\n", dir.root);
+    return course::kExitOk;
+  }
+  fmt::print("waiting for job {} to end ...\n", job);
+  std::fflush(stdout);
+  for (;;) {  // what sbatch --wait does, with the job recorded first
+    const auto queued = queued_jobs({job});
+    if (!queued || queued->empty()) break;
+    std::this_thread::sleep_for(std::chrono::seconds(2));
+  }
   return course::kExitOk;
 }
 
@@ -285,20 +336,17 @@ std::string task_outcome(const ClassDir& dir, const std::string& job, int task,
 std::map<std::string, std::string> why_missing(const ClassDir& dir) {
   std::map<std::string, std::string> why;
   const std::vector<RosterEntry> roster = read_roster(dir.roster());
-  const nlohmann::json jobs = nlohmann::json::parse(
-      course::read_text(dir.slurm() + "/jobs.json").value_or("[]"), nullptr, false);
+  const nlohmann::json jobs = recorded_jobs(dir);
   std::vector<std::string> ids;
-  if (jobs.is_array())
-    for (const nlohmann::json& j : jobs) ids.push_back(j.value("job", ""));
+  for (const nlohmann::json& j : jobs) ids.push_back(j.value("job", ""));
   const std::map<std::string, std::string> states = slurm_states(ids);
-  if (jobs.is_array())
-    for (const nlohmann::json& j : jobs) {  // later submissions of a task override earlier ones
-      const int batch = j.value("batch", 1);
-      for (int task : j.value("tasks", std::vector<int>{}))
-        for (int i = task * batch;
-             i < std::min<int>(static_cast<int>(roster.size()), (task + 1) * batch); ++i)
-          why[roster[i].student] = task_outcome(dir, j.value("job", ""), task, states);
-    }
+  for (const nlohmann::json& j : jobs) {  // later submissions of a task override earlier ones
+    const int batch = j.value("batch", 1);
+    for (int task : j.value("tasks", std::vector<int>{}))
+      for (int i = task * batch;
+           i < std::min<int>(static_cast<int>(roster.size()), (task + 1) * batch); ++i)
+        why[roster[i].student] = task_outcome(dir, j.value("job", ""), task, states);
+  }
   for (const RosterEntry& e : roster)
     if (const auto note = course::read_text(dir.student(e.student) + "/outcome"))
       why[e.student] = *note;

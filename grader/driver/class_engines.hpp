@@ -4,6 +4,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,7 +45,9 @@ struct SlurmOptions {
   int batch = 1;         ///< students per task
   std::string work_dir;  ///< node-local work trees ("" = ${TMPDIR:-/tmp}/grader-class-<tag>)
   bool submit = true;    ///< false: write the script only
-  bool wait = false;     ///< sbatch --wait: return when every task ended
+  bool wait = false;     ///< return when every task ended
+  /// Submit even when a job recorded in OUT/slurm/jobs.json is still queued or running.
+  bool force_submit = false;
 };
 
 /// The job script (readable, with its #SBATCH lines first).
@@ -54,9 +57,14 @@ std::string slurm_job_script(const ClassDir& dir, const ClassSettings& settings,
 /// "0-3,7,9-10": task indices as an --array list.
 std::string array_ranges(const std::vector<int>& indices);
 
+/// Those of `jobs` (job ids) that `squeue` still lists (pending, running, completing);
+/// nullopt when squeue does not run.
+std::optional<std::vector<std::string>> queued_jobs(const std::vector<std::string>& jobs);
+
 /// Writes OUT/slurm/grade.sbatch when absent and submits the tasks whose students have no current
 /// result (`sbatch --array=LIST%K`), recording the job in OUT/slurm/jobs.json. Returns an exit
-/// code; prints the job id and what to do next.
+/// code; prints the job id and what to do next. @throws ClassError (a usage error) when a job
+/// recorded there is still queued or running and `options.force_submit` is not set.
 int submit_slurm(const ClassDir& dir, const SlurmOptions& options, bool regrade);
 
 /// Why students of the roster have no result, as the engines know it: the local engine's notes

@@ -56,6 +56,23 @@ set -e
 cat "$work/slurm-class/slurm/grade.sbatch"
 [ "$rc" -eq 1 ] || { echo "expected exit code 1 (rows not graded: hangs, no_folder), got $rc"; exit 1; }
 
+echo "== grade again while a job of the class is still queued: refused (exit code 2)"
+held=$(sbatch --parsable --hold --wrap true)
+python3 - "$work/slurm-class/slurm/jobs.json" "$held" <<'PY'
+import json, sys
+jobs = json.load(open(sys.argv[1]))
+jobs.append({"job": sys.argv[2], "tasks": [], "batch": 1})
+json.dump(jobs, open(sys.argv[1], "w"))
+PY
+set +e
+refused=$("$grader" class grade "$work/class/roster.csv" -o "$work/slurm-class" "${slurm_options[@]}" 2>&1)
+rc=$?
+set -e
+scancel "$held"
+echo "$refused"
+[ "$rc" -eq 2 ] || { echo "expected exit code 2 (job $held still queued), got $rc"; exit 1; }
+grep -q "scancel $held" <<<"$refused" || { echo "the refusal does not say how to cancel"; exit 1; }
+
 echo "== collect again: the same gradebook"
 cp "$work/slurm-class/gradebook.json" "$work/gradebook-first.json"
 "$grader" class collect "$work/slurm-class" --quiet >/dev/null || true

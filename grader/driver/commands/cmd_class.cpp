@@ -87,6 +87,8 @@ class ClassGrade : public Subcommand {
         ->check(course::cli::whole_number(1, 100000));
     app_->add_flag("--no-submit", no_submit_, "slurm: write the job script, do not submit it");
     app_->add_flag("--wait", slurm_.wait, "slurm: wait for the job, then collect the gradebook");
+    app_->add_flag("--force-submit", slurm_.force_submit,
+                   "slurm: submit even while an earlier job of OUT is still queued or running");
     add_color_option(*app_, shared);
     app_->add_flag("-q,--quiet", shared.quiet, "no progress messages, no summary");
   }
