@@ -16,7 +16,7 @@ work=$3
 here=$(dirname "$(realpath "$0")")
 
 "$here/slurm_cluster.sh" stop "$work/slurm" 2>/dev/null || true
-rm -rf "$work/class" "$work/local" "$work/slurm-class"
+rm -rf "$work/class" "$work/local" "$work/slurm-class" "$work/bad-out"
 mkdir -p "$work"
 trap '"$here/slurm_cluster.sh" stop "$work/slurm"' EXIT
 set +e
@@ -28,6 +28,16 @@ if [ "$rc" -ne 0 ]; then
   exit "$rc"
 fi
 eval "$cluster"
+
+echo "== mistakes: a usage error (2), and no class folder made for a bad roster"
+printf 'name,folder\nada,ada\n' >"$work/bad-roster.csv"
+set +e
+GRADER_CLASS_SECRET=class-test-secret-0123456789 "$grader" class grade "$work/bad-roster.csv" \
+  -o "$work/bad-out" --lessons 01
+rc=$?
+set -e
+[ "$rc" -eq 2 ] || { echo "a bad roster: expected exit code 2, got $rc"; exit 1; }
+[ ! -e "$work/bad-out" ] || { echo "a bad roster left the class folder $work/bad-out"; exit 1; }
 
 python3 "$source_dir/tools/class_roster.py" --course "$source_dir" --out "$work/class" \
   --lessons 01,02 --count 14 --faults

@@ -41,6 +41,13 @@ int collect_and_report(const ClassDir& dir, const course::Manifest& manifest, bo
   return incomplete ? course::kExitNoGpu : course::kExitOk;
 }
 
+// An error the grader did not foresee (a file system error: a folder that cannot be written, a
+// disk that is full), said plainly: exit code 5, never an abort.
+int internal_error(const std::string& command, const std::exception& e) {
+  fmt::print(stderr, "{}: {}\n", command, e.what());
+  return course::kExitInternal;
+}
+
 class ClassGrade : public Subcommand {
  public:
   void add_to(CLI::App& parent, SharedOptions& shared) override {
@@ -103,12 +110,18 @@ class ClassGrade : public Subcommand {
 };
 
 // Writes OUT/class.json, roster.csv and course.tar: what every task grades with.
-void set_up(const ClassDir& dir, const ClassSettings& wanted, const std::string& roster) {
-  fs::create_directories(dir.root);
+void set_up(const ClassDir& dir, const ClassSettings& wanted,
+            const std::vector<RosterEntry>& roster) {
+  std::error_code ec;
+  if (fs::exists(dir.root, ec) && !fs::is_directory(dir.root, ec))
+    throw ClassError(fmt::format("the class folder (-o) {} is a file, not a folder", dir.root));
+  fs::create_directories(dir.root, ec);
+  if (ec)
+    throw ClassError(
+        fmt::format("cannot make the class folder (-o) {}: {}", dir.root, ec.message()));
   // Relative submission paths in the copy would be relative to OUT: write them absolute.
   std::string copy = csv_line({"student", "submission", "ref"});
-  for (const RosterEntry& e : read_roster(roster))
-    copy += csv_line({e.student, e.submission, e.ref});
+  for (const RosterEntry& e : roster) copy += csv_line({e.student, e.submission, e.ref});
   course::write_text_atomically(dir.roster(), copy);
   ClassSettings s = wanted;
   std::string warning;
@@ -134,7 +147,7 @@ int ClassGrade::run(Context& context) {
     s.secret_file = secret_file_.empty() ? "" : fs::absolute(secret_file_).string();
     s.seed_fingerprint = secret_fingerprint(read_secret(s.secret_file));
     s.grader = this_grader();
-    set_up(dir, s, roster_);
+    set_up(dir, s, read_roster(roster_));  // the roster read first: a bad one makes no OUT
     if (engine_ == "slurm") {
       slurm_.work_dir = work_;
       slurm_.submit = !no_submit_;
@@ -152,6 +165,8 @@ int ClassGrade::run(Context& context) {
     return context.usage_error("grader class grade", e.what());
   } catch (const RosterError& e) {
     return context.usage_error("grader class grade", e.what());
+  } catch (const std::exception& e) {  // a file system error: never an abort
+    return internal_error("grader class grade", e);
   }
 }
 
@@ -196,6 +211,8 @@ class ClassCollect : public Subcommand {
       return context.usage_error("grader class collect", e.what());
     } catch (const RosterError& e) {
       return context.usage_error("grader class collect", e.what());
+    } catch (const std::exception& e) {
+      return internal_error("grader class collect", e);
     }
   }
 
