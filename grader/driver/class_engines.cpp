@@ -46,18 +46,28 @@ std::string join(const std::vector<std::string>& v, const std::string& sep) {
   return s;
 }
 
-// Roster rows (indices) without a current result, grouped as tasks of `batch` rows.
-std::vector<int> pending_tasks(const ClassDir& dir, int batch, bool regrade) {
+// Roster rows (indices) to grade (needs_grading()), of `only` when not empty, grouped as tasks
+// of `batch` rows.
+std::vector<int> pending_tasks(const ClassDir& dir, int batch,
+                               const std::vector<std::string>& only) {
   const ClassSettings s = ClassSettings::load(dir);
   const std::vector<RosterEntry> roster = read_roster(dir.roster());
   std::vector<int> tasks;
   for (std::size_t i = 0; i < roster.size(); ++i) {
     const int task = static_cast<int>(i) / batch;
-    if ((regrade || !has_current_row(dir, roster[i].student, s)) &&
-        (tasks.empty() || tasks.back() != task))
+    if ((only.empty() || std::find(only.begin(), only.end(), roster[i].student) != only.end()) &&
+        needs_grading(dir, roster[i], s) && (tasks.empty() || tasks.back() != task))
       tasks.push_back(task);
   }
   return tasks;
+}
+
+// Says why nothing is to be graded.
+void say_nothing_to_grade(std::FILE* to) {
+  fmt::print(to,
+             "nothing to grade: every student has a result graded in full with these settings "
+             "from their submission as it is now (--regrade grades everyone again, --only ID "
+             "one student)\n");
 }
 
 std::string shell_quote(const std::string& s) {
@@ -77,7 +87,7 @@ std::vector<std::string> detect_gpus() {
 int run_local(const ClassDir& dir, const LocalOptions& o) {
   const ClassSettings s = ClassSettings::load(dir);
   const std::vector<RosterEntry> roster = read_roster(dir.roster());
-  const std::vector<int> todo = pending_tasks(dir, 1, o.regrade);
+  const std::vector<int> todo = pending_tasks(dir, 1, o.only);
   const std::size_t slots =
       std::max<std::size_t>(2, o.gpus.size() + static_cast<std::size_t>(o.prefetch));
   struct Running {
@@ -97,6 +107,7 @@ int run_local(const ClassDir& dir, const LocalOptions& o) {
     fmt::print(stderr, "grading {} of {} students on {} ({} tasks at a time) ...\n", todo.size(),
                roster.size(), o.gpus.empty() ? std::string("no GPU") : "GPUs " + join(o.gpus, ","),
                slots);
+  if (o.progress && todo.empty()) say_nothing_to_grade(stderr);
   while ((next < todo.size() || !running.empty()) && !interrupted) {
     while (next < todo.size() && running.size() < slots) {
       const int index = todo[next++];
@@ -106,7 +117,6 @@ int run_local(const ClassDir& dir, const LocalOptions& o) {
       std::vector<std::string> argv = {s.grader, "class",   "task", dir.root, std::to_string(index),
                                        "--work", o.work_dir};
       if (!o.gpus.empty()) argv.insert(argv.end(), {"--gpus", join(o.gpus, ",")});
-      if (o.regrade) argv.push_back("--regrade");
       const int pid = start_in_own_group(argv, student_dir + "/task.log");
       running.push_back({pid, index, std::chrono::steady_clock::now()});
     }
@@ -227,7 +237,7 @@ std::optional<std::vector<std::string>> queued_jobs(const std::vector<std::strin
   return out;
 }
 
-int submit_slurm(const ClassDir& dir, const SlurmOptions& o, bool regrade) {
+int submit_slurm(const ClassDir& dir, const SlurmOptions& o, const std::vector<std::string>& only) {
   const ClassSettings s = ClassSettings::load(dir);
   if (o.submit && !o.force_submit) {
     std::vector<std::string> ids;
@@ -254,9 +264,9 @@ int submit_slurm(const ClassDir& dir, const SlurmOptions& o, bool regrade) {
   } else {
     fmt::print("kept the job script {} as it is (delete it to write it again)\n", script);
   }
-  const std::vector<int> tasks = pending_tasks(dir, o.batch, regrade);
+  const std::vector<int> tasks = pending_tasks(dir, o.batch, only);
   if (tasks.empty()) {
-    fmt::print("every student has a result: nothing to submit\n");
+    say_nothing_to_grade(stdout);
     return course::kExitOk;
   }
   const std::string array = fmt::format("{}%{}", array_ranges(tasks), o.max_running);

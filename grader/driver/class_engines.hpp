@@ -24,11 +24,12 @@ struct LocalOptions {
   double student_timeout =
       3600;              ///< wall seconds of one student's task, its wait for a GPU included
   std::string work_dir;  ///< work trees
-  bool regrade = false;  ///< grade rows that already have a result
-  bool progress = true;  ///< a line per student on stderr
+  std::vector<std::string> only;  ///< grade only these students ("" = the whole roster)
+  bool progress = true;           ///< a line per student on stderr
 };
 
-/// Grades every roster row without a current result, `gpus.size() + prefetch` tasks at a time
+/// Grades every roster row that needs it (needs_grading(): no result graded in full from the
+/// submission as it is now, or marked for a regrade), `gpus.size() + prefetch` tasks at a time
 /// (at least 2), each `grader class task` in a process group of its own. A task that runs past
 /// the time limit is killed, and its row says so. Returns kExitOk, or 130 when interrupted.
 int run_local(const ClassDir& dir, const LocalOptions& options);
@@ -61,11 +62,13 @@ std::string array_ranges(const std::vector<int>& indices);
 /// nullopt when squeue does not run.
 std::optional<std::vector<std::string>> queued_jobs(const std::vector<std::string>& jobs);
 
-/// Writes OUT/slurm/grade.sbatch when absent and submits the tasks whose students have no current
-/// result (`sbatch --array=LIST%K`), recording the job in OUT/slurm/jobs.json. Returns an exit
-/// code; prints the job id and what to do next. @throws ClassError (a usage error) when a job
-/// recorded there is still queued or running and `options.force_submit` is not set.
-int submit_slurm(const ClassDir& dir, const SlurmOptions& options, bool regrade);
+/// Writes OUT/slurm/grade.sbatch when absent and submits the tasks whose students need grading
+/// (needs_grading(); of `only` when not empty) (`sbatch --array=LIST%K`), recording the job in
+/// OUT/slurm/jobs.json. Returns an exit code; prints the job id and what to do next. @throws
+/// ClassError (a usage error) when a job recorded there is still queued or running and
+/// `options.force_submit` is not set.
+int submit_slurm(const ClassDir& dir, const SlurmOptions& options,
+                 const std::vector<std::string>& only);
 
 /// Why students of the roster have no result, as the engines know it: the local engine's notes
 /// (OUT/students/<id>/outcome) and, for Slurm jobs, each task's state from sacct (or, without

@@ -257,6 +257,7 @@ nlohmann::json base_row(const std::string& student, const ClassSettings& s,
           {"seed_fingerprint", s.seed_fingerprint},
           {"submission",
            {{"fingerprint", ""},
+            {"commit", ""},
             {"ignored", nlohmann::json::array()},
             {"missing", nlohmann::json::array()}}},
           {"tampered", nlohmann::json::array()},
@@ -293,6 +294,51 @@ void grade_student(const ClassDir& dir, const ClassSettings& s, const std::strin
                       graded_row(entry, s, manifest, report, intake, tampered));
 }
 
+// "git rev-parse REF^{commit}" of a git submission: the commit its ref names now ("" when none).
+std::string resolve_commit(const RosterEntry& entry) {
+  const Captured c = run_capture({"git", "-c", "safe.directory=*", "-C", entry.submission,
+                                  "rev-parse", "--verify", "--quiet", entry.ref + "^{commit}"});
+  return c.exit_code == 0 ? first_line(c.output) : "";
+}
+
+// The exercises/<lesson>/ files of `lessons` under `root` (relative path -> content); those that
+// are not regular files (symlinks, devices) are listed in `skipped`. Build trees, .git and .grader
+// are not looked into.
+std::map<std::string, std::string> exercise_files(const fs::path& root,
+                                                  const std::vector<std::string>& lessons,
+                                                  std::vector<std::string>* skipped) {
+  std::map<std::string, std::string> files;
+  for (const std::string& lesson : lessons) {
+    const fs::path dir = root / "exercises" / lesson;
+    if (!fs::is_directory(dir)) continue;
+    for (auto it = fs::recursive_directory_iterator(dir); it != fs::recursive_directory_iterator();
+         ++it) {
+      const fs::path p = it->path();
+      const std::string rel = fs::relative(p, root).generic_string();
+      if (it->is_directory() && !it->is_symlink()) {
+        const std::string name = p.filename().string();
+        if (name == ".git" || name == ".grader" || fs::exists(p / "CMakeCache.txt"))
+          it.disable_recursion_pending();
+        continue;
+      }
+      if (it->is_symlink() || !it->is_regular_file()) {
+        if (skipped) skipped->push_back(rel + " (not a regular file)");
+        continue;
+      }
+      files[rel] = course::read_text(p.string()).value_or("");
+    }
+  }
+  return files;
+}
+
+// 12 hex digits of a SHA-256 of `files`' paths and contents, in path order.
+std::string files_fingerprint(const std::map<std::string, std::string>& files) {
+  std::string listing;
+  for (const auto& [rel, content] : files)
+    listing += fmt::format("{}\n{}\n{}", rel, content.size(), content);
+  return sha256_hex(listing).substr(0, 12);
+}
+
 }  // namespace
 
 Intake take_submission(const RosterEntry& entry, const std::vector<std::string>& lessons,
@@ -318,6 +364,7 @@ Intake take_submission(const RosterEntry& entry, const std::vector<std::string>&
       return in;
     }
     root = scratch;
+    in.commit = resolve_commit(entry);
   }
   if (!fs::is_directory(root)) {
     in.error = fmt::format("the submission {} is not a folder", entry.submission);
@@ -328,7 +375,7 @@ Intake take_submission(const RosterEntry& entry, const std::vector<std::string>&
     return in;
   }
   const fs::path course(course_dir);
-  std::string listing;
+  in.files = exercise_files(root, lessons, &in.ignored);
   for (auto it = fs::recursive_directory_iterator(root); it != fs::recursive_directory_iterator();
        ++it) {
     const fs::path p = it->path();
@@ -339,21 +386,16 @@ Intake take_submission(const RosterEntry& entry, const std::vector<std::string>&
         it.disable_recursion_pending();
       continue;
     }
-    const auto slash = rel.find('/', std::string("exercises/").size());
-    const bool exercise = rel.rfind("exercises/", 0) == 0 && slash != std::string::npos;
-    const std::string lesson = exercise ? rel.substr(10, slash - 10) : "";
-    if (exercise && std::find(lessons.begin(), lessons.end(), lesson) == lessons.end()) continue;
+    // A lesson's exercises/ file: taken by exercise_files() when the lesson is graded, else
+    // not looked at.
+    if (rel.rfind("exercises/", 0) == 0 && rel.find('/', 10) != std::string::npos) continue;
     if (it->is_symlink() || !it->is_regular_file()) {
       in.ignored.push_back(rel + " (not a regular file)");
       continue;
     }
     const std::string content = course::read_text(p.string()).value_or("");
-    if (exercise) {
-      in.files[rel] = content;
-      listing += fmt::format("{}\n{}\n{}", rel, content.size(), content);
-    } else if (!fs::exists(course / rel)) {
-      if (rel.rfind("exercises/", 0) != 0 || rel.find('/', 10) == std::string::npos)
-        in.ignored.push_back(rel + " (not part of the course)");
+    if (!fs::exists(course / rel)) {
+      in.ignored.push_back(rel + " (not part of the course)");
     } else if (!same_content(course / rel, content)) {
       in.ignored.push_back(rel + " (differs from the course)");
     }
@@ -363,7 +405,7 @@ Intake take_submission(const RosterEntry& entry, const std::vector<std::string>&
     for (const std::string& f : files_under(course / "exercises" / lesson))
       if (!in.files.count("exercises/" + lesson + "/" + f))
         in.missing.push_back("exercises/" + lesson + "/" + f);
-  in.fingerprint = sha256_hex(listing).substr(0, 12);
+  in.fingerprint = files_fingerprint(in.files);
   return in;
 }
 
@@ -413,6 +455,7 @@ nlohmann::json graded_row(const RosterEntry& entry, const ClassSettings& s,
   row["score"] = score;
   row["max_score"] = max_score;
   row["submission"] = {{"fingerprint", intake.fingerprint},
+                       {"commit", intake.commit},
                        {"ignored", capped(intake.ignored)},
                        {"missing", intake.missing}};
   row["tampered"] = capped(tampered);
@@ -433,6 +476,30 @@ bool has_current_row(const ClassDir& dir, const std::string& student, const Clas
   return row.is_object() && row.value("key", "") == settings_key(s);
 }
 
+bool needs_grading(const ClassDir& dir, const RosterEntry& entry, const ClassSettings& s) {
+  const fs::path d = dir.student(entry.student);
+  if (fs::exists(d / kRegradeMark)) return true;
+  const nlohmann::json row = nlohmann::json::parse(
+      course::read_text((d / "row.json").string()).value_or(""), nullptr, false);
+  if (!row.is_object() || row.value("key", "") != settings_key(s) ||
+      row.value("status", "") != "graded" || !row.contains("submission"))
+    return true;
+  const nlohmann::json& sub = row["submission"];
+  if (!entry.ref.empty()) {
+    const std::string commit = resolve_commit(entry);
+    return commit.empty() || sub.value("commit", "") != commit;
+  }
+  if (!fs::is_directory(fs::path(entry.submission) / "exercises")) return true;
+  return sub.value("fingerprint", "") !=
+         files_fingerprint(exercise_files(entry.submission, s.lessons, nullptr));
+}
+
+void mark_for_regrade(const ClassDir& dir, const std::string& student) {
+  fs::create_directories(dir.student(student));
+  course::write_text_atomically(dir.student(student) + "/" + kRegradeMark,
+                                "graded again by its next task, then removed\n");
+}
+
 int run_class_task(const ClassDir& dir, int index, const TaskOptions& o,
                    const course::Manifest& manifest) {
   try {
@@ -450,12 +517,13 @@ int run_class_task(const ClassDir& dir, int index, const TaskOptions& o,
           secret_fingerprint(secret), s.seed_fingerprint));
     for (std::size_t i = from; i < std::min(roster.size(), from + o.batch); ++i) {
       const RosterEntry& e = roster[i];
-      if (!o.regrade && has_current_row(dir, e.student, s)) {
-        fmt::print("{}: already graded\n", e.student);
+      if (!o.regrade && !needs_grading(dir, e, s)) {
+        fmt::print("{}: already graded in full, from the same submission\n", e.student);
         continue;
       }
       const auto start = std::chrono::steady_clock::now();
       grade_student(dir, s, secret, e, o, manifest);
+      fs::remove(dir.student(e.student) + "/" + kRegradeMark);
       fmt::print("{}: graded in {:.0f} s\n", e.student,
                  std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     }

@@ -33,6 +33,7 @@ struct Intake {
   std::vector<std::string> missing;  ///< stub files the submission lacks (the stub is graded)
   std::string error;                 ///< "" = usable; else why nothing can be graded
   std::string fingerprint;           ///< SHA-256 of the files taken (12 hex digits)
+  std::string commit;                ///< a git submission: the commit its ref resolved to
 };
 
 /// Reads `entry`'s submission (a folder, or `git archive` of its ref extracted into `scratch`)
@@ -53,8 +54,8 @@ std::string settings_key(const ClassSettings& settings);
 /// A gradebook row (row.json): "student", "status" (graded: every lesson graded, a build failure
 /// included; incomplete: some lessons could not be graded here, e.g. no GPU; not_graded), "why",
 /// "score" (required steps passed), "max_score", "steps" (column -> {status, reason, optional}),
-/// "seed_fingerprint", "submission" ({fingerprint, ignored, missing}), "tampered" (course files the
-/// submission's code changed while graded: restored) and "key" (settings_key()).
+/// "seed_fingerprint", "submission" ({fingerprint, commit, ignored, missing}), "tampered" (course
+/// files the submission's code changed while graded: restored) and "key" (settings_key()).
 nlohmann::json graded_row(const RosterEntry& entry, const ClassSettings& settings,
                           const course::Manifest& manifest, const course::Report& report,
                           const Intake& intake, const std::vector<std::string>& tampered);
@@ -63,9 +64,22 @@ nlohmann::json graded_row(const RosterEntry& entry, const ClassSettings& setting
 nlohmann::json not_graded_row(const std::string& student, const ClassSettings& settings,
                               const course::Manifest& manifest, const std::string& why);
 
-/// Row `index`'s student's result, when there is one graded with `settings`.
+/// Row `index`'s student's result, when there is one graded with `settings` (graded in full or
+/// not: it is the gradebook's row).
 bool has_current_row(const ClassDir& dir, const std::string& student,
                      const ClassSettings& settings);
+
+/// The file that marks a student to be graded again (OUT/students/<id>/regrade).
+inline constexpr const char* kRegradeMark = "regrade";
+
+/// Whether `entry` is to be graded (again): unless its row was graded in full ("graded") with
+/// `settings` from the submission as it is now (the same exercises/ fingerprint; for a git
+/// submission, the same commit) and it is not marked for a regrade. A row that is not_graded
+/// (e.g. a missing folder) or incomplete (e.g. no GPU) is graded again.
+bool needs_grading(const ClassDir& dir, const RosterEntry& entry, const ClassSettings& settings);
+
+/// Marks `student` to be graded again by the next task that reaches them, whatever their row.
+void mark_for_regrade(const ClassDir& dir, const std::string& student);
 
 /// Grades the roster rows of task `index` (rows index*batch .. index*batch+batch-1 of
 /// OUT/roster.csv) that have no current row. Returns an exit code: 0 when each has its row now;

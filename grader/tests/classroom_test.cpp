@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -111,6 +112,74 @@ TEST(Slurm, JobScriptIsReadableAndAsksForWhatWasGiven) {
       script.find(
           "exec '/opt/course/build/grader' class task '/shared/fall' \"$SLURM_ARRAY_TASK_ID\""),
       std::string::npos);
+}
+
+// A class folder with one student's row.json, as a task would write it for `intake`.
+void write_row(const driver::ClassDir& dir, const driver::ClassSettings& s,
+               const std::string& status, const driver::Intake& intake) {
+  fs::create_directories(dir.student("ada"));
+  const nlohmann::json row = {
+      {"key", driver::settings_key(s)},
+      {"status", status},
+      {"submission", {{"fingerprint", intake.fingerprint}, {"commit", intake.commit}}}};
+  std::ofstream(dir.student("ada") + "/row.json") << row.dump();
+}
+
+TEST(Resume, RegradesRowsNotGradedInFullChangedSubmissionsAndMarkedOnes) {
+  const fs::path root = test_fixture::fresh_test_dir("classroom");
+  fs::create_directories(root / "course");
+  fs::create_directories(root / "ada/exercises/01_x");
+  std::ofstream(root / "ada/exercises/01_x/k.cu") << "v1";
+  const driver::ClassDir dir{(root / "out").string()};
+  driver::ClassSettings s;
+  s.lessons = {"01_x"};
+  const driver::RosterEntry ada{"ada", (root / "ada").string(), ""};
+  auto intake = [&](const driver::RosterEntry& e) {
+    return driver::take_submission(e, s.lessons, (root / "course").string(),
+                                   (root / "scratch").string());
+  };
+  EXPECT_TRUE(driver::needs_grading(dir, ada, s));  // no row yet
+  write_row(dir, s, "graded", intake(ada));
+  EXPECT_FALSE(driver::needs_grading(dir, ada, s));
+  for (const char* status : {"incomplete", "not_graded"}) {  // no GPU, a missing folder: retried
+    write_row(dir, s, status, intake(ada));
+    EXPECT_TRUE(driver::needs_grading(dir, ada, s)) << status;
+  }
+  write_row(dir, s, "graded", intake(ada));
+  driver::mark_for_regrade(dir, "ada");  // --regrade, --only ada
+  EXPECT_TRUE(driver::needs_grading(dir, ada, s));
+  fs::remove(dir.student("ada") + "/" + driver::kRegradeMark);
+  std::ofstream(root / "ada/exercises/01_x/k.cu") << "v2";  // a late edit
+  EXPECT_TRUE(driver::needs_grading(dir, ada, s));
+  write_row(dir, s, "graded", intake(ada));
+  EXPECT_FALSE(driver::needs_grading(dir, ada, s));
+  s.quick = true;  // other settings
+  EXPECT_TRUE(driver::needs_grading(dir, ada, s));
+}
+
+TEST(Resume, AGitSubmissionIsGradedAgainWhenItsRefMoves) {
+  const fs::path root = test_fixture::fresh_test_dir("classroom");
+  fs::create_directories(root / "course");
+  const std::string repo = (root / "repo").string();
+  fs::create_directories(repo + "/exercises/01_x");
+  std::ofstream(repo + "/exercises/01_x/k.cu") << "v1";
+  const std::string git = "git -c user.name=t -c user.email=t@t -C " + repo + " ";
+  ASSERT_EQ(
+      std::system(
+          (git + "init -q -b submitted && " + git + "add -A && " + git + "commit -qm one").c_str()),
+      0);
+  const driver::ClassDir dir{(root / "out").string()};
+  driver::ClassSettings s;
+  s.lessons = {"01_x"};
+  const driver::RosterEntry ada{"ada", repo, "submitted"};
+  const driver::Intake first = driver::take_submission(ada, s.lessons, (root / "course").string(),
+                                                       (root / "scratch").string());
+  ASSERT_EQ(first.error, "");
+  EXPECT_EQ(first.commit.size(), 40u);
+  write_row(dir, s, "graded", first);
+  EXPECT_FALSE(driver::needs_grading(dir, ada, s));
+  ASSERT_EQ(std::system((git + "commit -q --allow-empty -m two").c_str()), 0);
+  EXPECT_TRUE(driver::needs_grading(dir, ada, s));
 }
 
 TEST(Calibrate, MeasuredFileOfAGpu) {

@@ -1,5 +1,6 @@
 // `grader class grade ROSTER -o OUT`, `grader class task OUT INDEX` and `grader class collect OUT`:
 // a whole class graded on this machine's GPUs or on a Slurm cluster, into one gradebook.
+#include <algorithm>
 #include <filesystem>
 
 #include <fmt/format.h>
@@ -65,7 +66,9 @@ class ClassGrade : public Subcommand {
     app_->add_option("--engine", engine_, "local (this machine's GPUs) or slurm (a job array)")
         ->check(CLI::IsMember({"local", "slurm"}));
     app_->add_flag("--quick", quick_, "no memcheck and no cases of several GiB (faster)");
-    app_->add_flag("--regrade", regrade_, "grade again students who already have a result");
+    app_->add_flag("--regrade", regrade_, "grade everyone again, also those graded in full");
+    app_->add_option("--only", only_, "grade only these students (ids), again even when graded")
+        ->delimiter(',');
     app_->add_option("--cuda-architectures", architectures_,
                      "CUDA architectures of the work trees' build (default: this build's)");
     app_->add_option("--work", work_, "where work trees are built (local default: OUT/work)");
@@ -103,7 +106,7 @@ class ClassGrade : public Subcommand {
 
  private:
   std::string roster_, out_, secret_file_, engine_ = "local", architectures_, work_;
-  std::vector<std::string> lessons_, gpus_;
+  std::vector<std::string> lessons_, gpus_, only_;
   bool quick_ = false, regrade_ = false, no_submit_ = false;
   LocalOptions local_;
   SlurmOptions slurm_;
@@ -147,16 +150,24 @@ int ClassGrade::run(Context& context) {
     s.secret_file = secret_file_.empty() ? "" : fs::absolute(secret_file_).string();
     s.seed_fingerprint = secret_fingerprint(read_secret(s.secret_file));
     s.grader = this_grader();
-    set_up(dir, s, read_roster(roster_));  // the roster read first: a bad one makes no OUT
+    const std::vector<RosterEntry> roster = read_roster(roster_);  // a bad one makes no OUT
+    for (const std::string& id : only_)
+      if (std::none_of(roster.begin(), roster.end(),
+                       [&](const RosterEntry& e) { return e.student == id; }))
+        throw ClassError(fmt::format("--only {}: no such student in {}", id, roster_));
+    set_up(dir, s, roster);
+    for (const RosterEntry& e : roster)
+      if (regrade_ || std::find(only_.begin(), only_.end(), e.student) != only_.end())
+        mark_for_regrade(dir, e.student);
     if (engine_ == "slurm") {
       slurm_.work_dir = work_;
       slurm_.submit = !no_submit_;
-      if (const int rc = submit_slurm(dir, slurm_, regrade_); rc != course::kExitOk || !slurm_.wait)
+      if (const int rc = submit_slurm(dir, slurm_, only_); rc != course::kExitOk || !slurm_.wait)
         return rc;
     } else {
       local_.gpus = gpus_.empty() ? detect_gpus() : gpus_;
       local_.work_dir = work_.empty() ? dir.root + "/work" : fs::absolute(work_).string();
-      local_.regrade = regrade_;
+      local_.only = only_;
       local_.progress = !context.shared.quiet;
       if (const int rc = run_local(dir, local_); rc != course::kExitOk) return rc;
     }
