@@ -230,7 +230,12 @@ course::Report grade_in_tree(const WorkTree& tree, const ClassDir& dir, const Cl
 void write_student_files(const ClassDir& dir, const std::string& student,
                          const course::Report& report, const nlohmann::json& row) {
   const fs::path d = dir.student(student);
-  const std::string text = course::to_text(report, course::TextOptions{false, true, "grader"});
+  // A student who could not be graded at all (a missing folder, a bad ref) reads why, in
+  // report.txt and in Gradescope's output, rather than an empty report.
+  const std::string text =
+      report.lessons.empty() && !row.value("why", "").empty()
+          ? fmt::format("Not graded: {}\n", row.value("why", ""))
+          : course::to_text(report, course::TextOptions{false, true, "grader"});
   course::write_text_atomically((d / "report.txt").string(), text);
   course::write_text_atomically((d / "report.json").string(),
                                 course::to_json(report).dump(2) + "\n");

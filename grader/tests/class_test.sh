@@ -108,6 +108,9 @@ for student, row in local.items():
 check(slurm["hangs"]["status"] == "not_graded" and "time limit" in slurm["hangs"]["why"],
       f"hangs: {slurm['hangs']['why']}")
 check(slurm["no_folder"]["status"] == "not_graded", "no_folder is graded")
+for name in ("report.txt", "results.json"):  # the student reads why they got 0
+    text = open(f"{work}/slurm-class/students/no_folder/{name}").read()
+    check("is not a folder" in text, f"no_folder/{name} does not say why: {text!r}")
 check(any("tests.cu (differs from the course)" in f for f in slurm["edits_tests"]["submission"]["ignored"]),
       "edits_tests: the edited hidden test is not reported")
 gpu = not any(c["status"] == "no_gpu" for r in slurm.values() for c in r["steps"].values())
