@@ -262,6 +262,7 @@ nlohmann::json base_row(const std::string& student, const ClassSettings& s,
           {"seed_fingerprint", s.seed_fingerprint},
           {"submission",
            {{"fingerprint", ""},
+            {"ref", ""},
             {"commit", ""},
             {"ignored", nlohmann::json::array()},
             {"missing", nlohmann::json::array()}}},
@@ -286,8 +287,10 @@ void grade_student(const ClassDir& dir, const ClassSettings& s, const std::strin
   const Intake intake =
       take_submission(entry, s.lessons, course.string(), (tree.root / "submission").string());
   if (!intake.error.empty()) {
-    write_student_files(dir, entry.student, {},
-                        not_graded_row(entry.student, s, manifest, intake.error));
+    nlohmann::json row = not_graded_row(entry.student, s, manifest, intake.error);
+    row["submission"]["ref"] = entry.ref;
+    row["submission"]["commit"] = intake.commit;
+    write_student_files(dir, entry.student, {}, row);
     return;
   }
   restore_course_files(course, tree.src());  // whatever an earlier student's code left
@@ -460,6 +463,7 @@ nlohmann::json graded_row(const RosterEntry& entry, const ClassSettings& s,
   row["score"] = score;
   row["max_score"] = max_score;
   row["submission"] = {{"fingerprint", intake.fingerprint},
+                       {"ref", entry.ref},
                        {"commit", intake.commit},
                        {"ignored", capped(intake.ignored)},
                        {"missing", intake.missing}};

@@ -54,8 +54,8 @@ std::string settings_key(const ClassSettings& settings);
 /// A gradebook row (row.json): "student", "status" (graded: every lesson graded, a build failure
 /// included; incomplete: some lessons could not be graded here, e.g. no GPU; not_graded), "why",
 /// "score" (required steps passed), "max_score", "steps" (column -> {status, reason, optional}),
-/// "seed_fingerprint", "submission" ({fingerprint, commit, ignored, missing}), "tampered" (course
-/// files the submission's code changed while graded: restored) and "key" (settings_key()).
+/// "seed_fingerprint", "submission" ({fingerprint, ref, commit, ignored, missing}), "tampered"
+/// (course files the submission's code changed while graded: restored) and "key" (settings_key()).
 nlohmann::json graded_row(const RosterEntry& entry, const ClassSettings& settings,
                           const course::Manifest& manifest, const course::Report& report,
                           const Intake& intake, const std::vector<std::string>& tampered);

@@ -144,7 +144,8 @@ Gradebook collect_gradebook(const ClassDir& dir, const course::Manifest& manifes
               {"rows", nlohmann::json::array()}};
   std::vector<std::string> header = {"student", "status", "score", "max_score"};
   header.insert(header.end(), columns.begin(), columns.end());
-  for (const char* c : {"why", "seed_fingerprint", "ignored_files", "tampered_files"})
+  for (const char* c :
+       {"why", "seed_fingerprint", "ignored_files", "tampered_files", "ref", "commit"})
     header.push_back(c);
   out.csv = csv_line(header);
   for (const RosterEntry& e : roster) {
@@ -166,6 +167,8 @@ Gradebook collect_gradebook(const ClassDir& dir, const course::Manifest& manifes
     fields.push_back(row["seed_fingerprint"]);
     fields.push_back(std::to_string(row["submission"]["ignored"].size()));
     fields.push_back(std::to_string(row["tampered"].size()));
+    fields.push_back(row["submission"].value("ref", ""));  // a git submission's, as graded
+    fields.push_back(row["submission"].value("commit", ""));
     out.csv += csv_line(fields);
     out.json["rows"].push_back(row);
   }

@@ -25,7 +25,8 @@ struct Gradebook {
 /// not-graded row whose "why" is `why_missing[student]` (what the engine knows: a time limit, a
 /// crash) or "no result yet". The CSV: student, status, score, max_score, one column per step
 /// ("<lesson>.<step>": 1 passed, 0 failed or did not compile, empty when not graded), why,
-/// seed_fingerprint, ignored_files, tampered_files.
+/// seed_fingerprint, ignored_files, tampered_files, ref and commit (a git submission's ref and
+/// the commit it resolved to when graded).
 /// @throws ClassError when the class folder or roster cannot be read.
 Gradebook collect_gradebook(const ClassDir& dir, const course::Manifest& manifest,
                             const std::map<std::string, std::string>& why_missing);

@@ -108,6 +108,9 @@ for student, row in local.items():
 check(slurm["hangs"]["status"] == "not_graded" and "time limit" in slurm["hangs"]["why"],
       f"hangs: {slurm['hangs']['why']}")
 check(slurm["no_folder"]["status"] == "not_graded", "no_folder is graded")
+git_rows = [r for r in slurm.values() if r["submission"]["ref"]]
+check(git_rows and all(len(r["submission"]["commit"]) == 40 for r in git_rows),
+      "a git submission's row does not record the commit its ref resolved to")
 for name in ("report.txt", "results.json"):  # the student reads why they got 0
     text = open(f"{work}/slurm-class/students/no_folder/{name}").read()
     check("is not a folder" in text, f"no_folder/{name} does not say why: {text!r}")
