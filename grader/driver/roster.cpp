@@ -1,9 +1,11 @@
 #include "roster.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <regex>
 #include <set>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -69,17 +71,27 @@ std::string csv_line(const std::vector<std::string>& fields) {
 std::vector<RosterEntry> read_roster(const std::string& path) {
   const std::optional<std::string> text = course::read_text(path);
   if (!text) throw RosterError(fmt::format("cannot read the roster {}", path));
+  // Excel's "CSV UTF-8" starts the file with a byte-order mark.
+  const std::string_view bom = "\xEF\xBB\xBF";
+  const std::string csv = text->rfind(bom, 0) == 0 ? text->substr(bom.size()) : *text;
   std::vector<std::vector<std::string>> rows;
   try {
-    rows = parse_csv(*text);
+    rows = parse_csv(csv);
   } catch (const RosterError& e) {
     throw RosterError(fmt::format("{}: {}", path, e.what()));
   }
   if (rows.empty()) throw RosterError(fmt::format("{} is empty: it needs a header line", path));
-  auto column = [&](const std::string& name) {
+  auto column = [&](const std::string& name) {  // header names in any case, spaces around
     const auto& header = rows.front();
-    const auto it = std::find(header.begin(), header.end(), name);
-    return it == header.end() ? -1 : static_cast<int>(it - header.begin());
+    for (std::size_t c = 0; c < header.size(); ++c) {
+      std::string h = header[c];
+      h.erase(0, h.find_first_not_of(' '));
+      h.erase(h.find_last_not_of(' ') + 1);
+      std::transform(h.begin(), h.end(), h.begin(),
+                     [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+      if (h == name) return static_cast<int>(c);
+    }
+    return -1;
   };
   const int student = column("student"), submission = column("submission"), ref = column("ref");
   if (student < 0 || submission < 0)

@@ -32,7 +32,8 @@ struct RosterEntry {
 };
 
 /// Reads a roster: a header line naming the columns `student` and `submission` (and optionally
-/// `ref`; other columns, such as a name or an e-mail, are ignored), then one line per student.
+/// `ref`, in any case; other columns, such as a name or an e-mail, are ignored), then one line per
+/// student. A UTF-8 byte-order mark (Excel's "CSV UTF-8") is skipped.
 /// Relative submission paths are relative to the roster's folder.
 /// @throws RosterError naming the file and line: unreadable, a missing column or field, a student
 /// id that cannot name a folder, or a student listed twice.

@@ -49,6 +49,15 @@ TEST(Roster, ColumnsByNameRelativePathsAndRef) {
   EXPECT_EQ(entries[1].ref, "main");
 }
 
+TEST(Roster, ExcelsByteOrderMarkAndHeaderCaseAreAccepted) {
+  const auto entries =
+      driver::read_roster(roster_file("\xEF\xBB\xBFStudent, SUBMISSION ,Ref\r\nada,/a,main\r\n"));
+  ASSERT_EQ(entries.size(), 1u);
+  EXPECT_EQ(entries[0].student, "ada");
+  EXPECT_EQ(entries[0].submission, "/a");
+  EXPECT_EQ(entries[0].ref, "main");
+}
+
 TEST(Roster, MistakesAreNamedWithTheirLine) {
   auto message = [](const std::string& text) {
     try {
