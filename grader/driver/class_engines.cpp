@@ -305,39 +305,54 @@ int submit_slurm(const ClassDir& dir, const SlurmOptions& o, const std::vector<s
 
 namespace {
 
-// "JOB_INDEX" -> Slurm state, from sacct when accounting works, else squeue (pending, running).
-std::map<std::string, std::string> slurm_states(const std::vector<std::string>& jobs) {
-  std::map<std::string, std::string> states;
+// A Slurm task's state ("PENDING", "TIMEOUT", ...) and, while it waits, squeue's reason.
+struct TaskState {
+  std::string state, reason;
+};
+
+// "JOB_INDEX" -> its state, from sacct when accounting works, and from squeue for the tasks still
+// queued or running (with the reason a pending one waits: "Resources", "PartitionConfig", ...).
+std::map<std::string, TaskState> slurm_states(const std::vector<std::string>& jobs) {
+  std::map<std::string, TaskState> states;
   if (jobs.empty()) return states;
   const std::string list = join(jobs, ",");
-  Captured c = run_capture({"sacct", "-n", "-P", "-X", "-j", list, "--format=JobID,State"});
-  if (c.exit_code != 0) c = run_capture({"squeue", "-h", "-r", "-j", list, "-o", "%i|%T"});
-  if (c.exit_code != 0) return states;
-  for (const std::string& line : split(c.output, '\n')) {
-    const auto bar = line.find('|');
-    if (bar != std::string::npos)
-      states[line.substr(0, bar)] = split(line.substr(bar + 1), ' ').front();
-  }
+  auto read = [&](const Captured& c) {
+    if (c.exit_code != 0) return;
+    for (const std::string& line : split(c.output, '\n')) {
+      const std::vector<std::string> f = split(line, '|');
+      if (f.size() >= 2) states[f[0]] = {split(f[1], ' ').front(), f.size() > 2 ? f[2] : ""};
+    }
+  };
+  read(run_capture({"sacct", "-n", "-P", "-X", "-j", list, "--format=JobID,State"}));
+  read(run_capture({"squeue", "-h", "-r", "-j", list, "-o", "%i|%T|%r"}));
   return states;
 }
 
 std::string task_outcome(const ClassDir& dir, const std::string& job, int task,
-                         const std::map<std::string, std::string>& states) {
+                         const std::map<std::string, TaskState>& states) {
   const std::string id = fmt::format("{}_{}", job, task);
   const std::string log = fmt::format("{}/logs/{}.out", dir.slurm(), id);
-  const std::string text = course::read_text(log).value_or("");
+  const std::optional<std::string> text = course::read_text(log);
   const auto it = states.find(id);
-  std::string state = it != states.end() ? it->second : "";
-  if (state.empty() && text.find("DUE TO TIME LIMIT") != std::string::npos) state = "TIMEOUT";
-  if (state.empty() && text.find("CANCELLED") != std::string::npos) state = "CANCELLED";
+  std::string state = it != states.end() ? it->second.state : "";
+  const std::string reason = it != states.end() ? it->second.reason : "";
+  if (state.empty() && text && text->find("DUE TO TIME LIMIT") != std::string::npos)
+    state = "TIMEOUT";
+  if (state.empty() && text && text->find("CANCELLED") != std::string::npos) state = "CANCELLED";
   if (state == "TIMEOUT")
     return fmt::format(
         "Slurm task {} ran past its time limit and was killed (log: {}); "
         "re-run it with `grader class grade` (it submits only what has no result)",
         id, log);
+  if (state == "PENDING")  // no log yet: squeue's reason says why it waits
+    return fmt::format(
+        "Slurm task {} is PENDING (squeue's reason: {}; `scontrol show job {}` says more: "
+        "PartitionConfig means it asks for more than the partition has, e.g. --cpus-per-task)",
+        id, reason.empty() ? "none given" : reason, job);
   if (!state.empty() && state != "COMPLETED")
-    return fmt::format("Slurm task {} is {} (log: {})", id, state, log);
-  if (!text.empty()) return fmt::format("Slurm task {} ended without a result (log: {})", id, log);
+    return text ? fmt::format("Slurm task {} is {} (log: {})", id, state, log)
+                : fmt::format("Slurm task {} is {}", id, state);
+  if (text) return fmt::format("Slurm task {} ended without a result (log: {})", id, log);
   return fmt::format("Slurm task {} has not run yet", id);
 }
 
@@ -349,7 +364,7 @@ std::map<std::string, std::string> why_missing(const ClassDir& dir) {
   const nlohmann::json jobs = recorded_jobs(dir);
   std::vector<std::string> ids;
   for (const nlohmann::json& j : jobs) ids.push_back(j.value("job", ""));
-  const std::map<std::string, std::string> states = slurm_states(ids);
+  const std::map<std::string, TaskState> states = slurm_states(ids);
   for (const nlohmann::json& j : jobs) {  // later submissions of a task override earlier ones
     const int batch = j.value("batch", 1);
     for (int task : j.value("tasks", std::vector<int>{}))

@@ -80,9 +80,11 @@ class ClassGrade : public Subcommand {
         ->delimiter(',');
     app_->add_option("--prefetch", local_.prefetch,
                      "local: students compiled ahead while the GPUs grade")
+        ->capture_default_str()
         ->check(course::cli::whole_number(0, 64));
     app_->add_option("--student-timeout", local_.student_timeout,
                      "local: wall seconds for one student before the task is stopped")
+        ->capture_default_str()
         ->check(course::cli::seconds(0, 86400));
     app_->add_option("--partition", slurm_.partition, "slurm: partition");
     app_->add_option("--account", slurm_.account, "slurm: account");
@@ -90,10 +92,13 @@ class ClassGrade : public Subcommand {
     app_->add_option("--gres", slurm_.gres,
                      "slurm: generic resources per task (default gpu:1; \"\" for none)");
     app_->add_option("--cpus-per-task", slurm_.cpus_per_task, "slurm: CPUs per task")
+        ->capture_default_str()
         ->check(course::cli::whole_number(1, 1024));
     app_->add_option("--max-running", slurm_.max_running, "slurm: tasks running at once (%K)")
+        ->capture_default_str()
         ->check(course::cli::whole_number(1, 100000));
     app_->add_option("--batch", slurm_.batch, "slurm: students per task")
+        ->capture_default_str()
         ->check(course::cli::whole_number(1, 100000));
     app_->add_flag("--no-submit", no_submit_, "slurm: write the job script, do not submit it");
     app_->add_flag("--wait", slurm_.wait, "slurm: wait for the job, then collect the gradebook");
