@@ -41,6 +41,8 @@ nlohmann::json ClassSettings::to_json() const {
           {"cmake", cmake},
           {"configure_args", configure_args},
           {"secret_file", secret_file},
+          {"secret_source", secret_file.empty() ? std::string("environment ") + kSecretVariable
+                                                : "file " + secret_file},
           {"seed_fingerprint", seed_fingerprint},
           {"grader", grader}};
 }

@@ -1,6 +1,7 @@
 // `grader class grade ROSTER -o OUT`, `grader class task OUT INDEX` and `grader class collect OUT`:
 // a whole class graded on this machine's GPUs or on a Slurm cluster, into one gradebook.
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 
 #include <fmt/format.h>
@@ -145,6 +146,12 @@ void set_up(const ClassDir& dir, const ClassSettings& wanted,
 int ClassGrade::run(Context& context) {
   const ClassDir dir = class_dir(out_);
   try {
+    // Grading into a class folder again: the lessons and the secret file not given are its own.
+    if (fs::is_regular_file(dir.settings())) {
+      const ClassSettings before = ClassSettings::load(dir);
+      if (lessons_.empty()) lessons_ = before.lessons;
+      if (secret_file_.empty() && !std::getenv(kSecretVariable)) secret_file_ = before.secret_file;
+    }
     ClassSettings s;
     s.lessons = class_lessons(context.manifest, lessons_);
     s.quick = quick_;
@@ -154,6 +161,14 @@ int ClassGrade::run(Context& context) {
     s.configure_args = work_tree_configure_args(course::config::kBinaryDir, architectures_);
     s.secret_file = secret_file_.empty() ? "" : fs::absolute(secret_file_).string();
     s.seed_fingerprint = secret_fingerprint(read_secret(s.secret_file));
+    std::error_code ec;
+    const fs::perms perms = fs::status(s.secret_file, ec).permissions();
+    if (!s.secret_file.empty() && !ec &&
+        (perms & (fs::perms::group_read | fs::perms::others_read)) != fs::perms::none)
+      fmt::print(stderr,
+                 "grader class grade: warning: the secret file {} is readable by others than "
+                 "you: `chmod 600 {}`\n",
+                 s.secret_file, s.secret_file);
     s.grader = this_grader();
     const std::vector<RosterEntry> roster = read_roster(roster_);  // a bad one makes no OUT
     for (const std::string& id : only_)
