@@ -309,6 +309,23 @@ std::string resolve_commit(const RosterEntry& entry) {
   return c.exit_code == 0 ? first_line(c.output) : "";
 }
 
+// Calls `visit(entry, rel)` for everything under `folder` that is not a folder (rel: its path
+// relative to `root`), not looking into build trees, .git and .grader.
+template <class Visit>
+void walk_submission(const fs::path& root, const fs::path& folder, Visit visit) {
+  for (auto it = fs::recursive_directory_iterator(folder); it != fs::recursive_directory_iterator();
+       ++it) {
+    const fs::path p = it->path();
+    if (it->is_directory() && !it->is_symlink()) {
+      const std::string name = p.filename().string();
+      if (name == ".git" || name == ".grader" || fs::exists(p / "CMakeCache.txt"))
+        it.disable_recursion_pending();
+      continue;
+    }
+    visit(*it, fs::relative(p, root).generic_string());
+  }
+}
+
 // The exercises/<lesson>/ files of `lessons` under `root` (relative path -> content); those that
 // are not regular files (symlinks, devices) are listed in `skipped`. Build trees, .git and .grader
 // are not looked into.
@@ -319,22 +336,13 @@ std::map<std::string, std::string> exercise_files(const fs::path& root,
   for (const std::string& lesson : lessons) {
     const fs::path dir = root / "exercises" / lesson;
     if (!fs::is_directory(dir)) continue;
-    for (auto it = fs::recursive_directory_iterator(dir); it != fs::recursive_directory_iterator();
-         ++it) {
-      const fs::path p = it->path();
-      const std::string rel = fs::relative(p, root).generic_string();
-      if (it->is_directory() && !it->is_symlink()) {
-        const std::string name = p.filename().string();
-        if (name == ".git" || name == ".grader" || fs::exists(p / "CMakeCache.txt"))
-          it.disable_recursion_pending();
-        continue;
-      }
-      if (it->is_symlink() || !it->is_regular_file()) {
+    walk_submission(root, dir, [&](const fs::directory_entry& e, const std::string& rel) {
+      if (e.is_symlink() || !e.is_regular_file()) {
         if (skipped) skipped->push_back(rel + " (not a regular file)");
-        continue;
+      } else {
+        files[rel] = course::read_text(e.path().string()).value_or("");
       }
-      files[rel] = course::read_text(p.string()).value_or("");
-    }
+    });
   }
   return files;
 }
@@ -384,30 +392,18 @@ Intake take_submission(const RosterEntry& entry, const std::vector<std::string>&
   }
   const fs::path course(course_dir);
   in.files = exercise_files(root, lessons, &in.ignored);
-  for (auto it = fs::recursive_directory_iterator(root); it != fs::recursive_directory_iterator();
-       ++it) {
-    const fs::path p = it->path();
-    const std::string rel = fs::relative(p, root).generic_string();
-    if (it->is_directory() && !it->is_symlink()) {
-      const std::string name = p.filename().string();
-      if (name == ".git" || name == ".grader" || fs::exists(p / "CMakeCache.txt"))
-        it.disable_recursion_pending();
-      continue;
-    }
+  walk_submission(root, root, [&](const fs::directory_entry& e, const std::string& rel) {
     // A lesson's exercises/ file: taken by exercise_files() when the lesson is graded, else
     // not looked at.
-    if (rel.rfind("exercises/", 0) == 0 && rel.find('/', 10) != std::string::npos) continue;
-    if (it->is_symlink() || !it->is_regular_file()) {
+    if (rel.rfind("exercises/", 0) == 0 && rel.find('/', 10) != std::string::npos) return;
+    if (e.is_symlink() || !e.is_regular_file()) {
       in.ignored.push_back(rel + " (not a regular file)");
-      continue;
-    }
-    const std::string content = course::read_text(p.string()).value_or("");
-    if (!fs::exists(course / rel)) {
+    } else if (!fs::exists(course / rel)) {
       in.ignored.push_back(rel + " (not part of the course)");
-    } else if (!same_content(course / rel, content)) {
+    } else if (!same_content(course / rel, course::read_text(e.path().string()).value_or(""))) {
       in.ignored.push_back(rel + " (differs from the course)");
     }
-  }
+  });
   std::sort(in.ignored.begin(), in.ignored.end());
   for (const std::string& lesson : lessons)
     for (const std::string& f : files_under(course / "exercises" / lesson))
