@@ -36,14 +36,17 @@ namespace wrong {
 // ---- the 32x32 tiled kernel (step shared_tiles) ----
 
 // C = A B with 32x32 tiles, one element per thread; without kGuards no load or store checks the
-// bounds; without kSecondSync the loads of the next tiles do not wait for the reads of these.
-template <bool kGuards, bool kSecondSync>
+// bounds; without kSecondSync the loads of the next tiles do not wait for the reads of these; with
+// kEarlyReturn a thread outside C returns first (the naive kernel's guard), leaving its tile
+// elements unloaded and the barriers short of it.
+template <bool kGuards, bool kSecondSync, bool kEarlyReturn = false>
 __device__ void tiled(const float* __restrict__ A, const float* __restrict__ B,
                       float* __restrict__ C, int M, int N, int K) {
   __shared__ float As[TILE][TILE];
   __shared__ float Bs[TILE][TILE];
   const int tx = threadIdx.x, ty = threadIdx.y;
   const int r = blockIdx.y * TILE + ty, c = blockIdx.x * TILE + tx;
+  if (kEarlyReturn && (r >= M || c >= N)) return;
   float acc = 0.0f;
   for (int k0 = 0; k0 < K; k0 += TILE) {
     if (kGuards) {
