@@ -13,6 +13,7 @@
 #include <thread>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>  // fmt::join (in format.h before fmt 11)
 
 #include "class_task.hpp"
 #include "course/report.hpp"
@@ -38,12 +39,6 @@ std::vector<std::string> split(const std::string& text, char sep) {
     if (!item.empty()) out.push_back(item);
   }
   return out;
-}
-
-std::string join(const std::vector<std::string>& v, const std::string& sep) {
-  std::string s;
-  for (const std::string& x : v) s += (s.empty() ? "" : sep) + x;
-  return s;
 }
 
 // Roster rows (indices) to grade (needs_grading()), of `only` when not empty, grouped as tasks
@@ -105,7 +100,9 @@ int run_local(const ClassDir& dir, const LocalOptions& o) {
   interrupted = 0;
   if (o.progress)
     fmt::print(stderr, "grading {} of {} students on {} ({} tasks at a time) ...\n", todo.size(),
-               roster.size(), o.gpus.empty() ? std::string("no GPU") : "GPUs " + join(o.gpus, ","),
+               roster.size(),
+               o.gpus.empty() ? std::string("no GPU")
+                              : "GPUs " + fmt::format("{}", fmt::join(o.gpus, ",")),
                slots);
   if (o.progress && todo.empty()) say_nothing_to_grade(stderr);
   while ((next < todo.size() || !running.empty()) && !interrupted) {
@@ -116,7 +113,8 @@ int run_local(const ClassDir& dir, const LocalOptions& o) {
       fs::remove(student_dir + "/outcome");
       std::vector<std::string> argv = {s.grader, "class",   "task", dir.root, std::to_string(index),
                                        "--work", o.work_dir};
-      if (!o.gpus.empty()) argv.insert(argv.end(), {"--gpus", join(o.gpus, ",")});
+      if (!o.gpus.empty())
+        argv.insert(argv.end(), {"--gpus", fmt::format("{}", fmt::join(o.gpus, ","))});
       const int pid = start_in_own_group(argv, student_dir + "/task.log");
       running.push_back({pid, index, std::chrono::steady_clock::now()});
     }
@@ -254,7 +252,8 @@ int submit_slurm(const ClassDir& dir, const SlurmOptions& o, const std::vector<s
           "students twice. Wait for it to end (`grader class collect {1}`, then `grade` again "
           "submits only the students without a result), or cancel it first (`scancel {2}`); "
           "--force-submit submits anyway",
-          join(*queued, ", "), dir.root, join(*queued, " ")));
+          fmt::format("{}", fmt::join(*queued, ", ")), dir.root,
+          fmt::format("{}", fmt::join(*queued, " "))));
   }
   const std::string script = dir.slurm() + "/grade.sbatch";
   fs::create_directories(dir.slurm() + "/logs");
@@ -272,7 +271,7 @@ int submit_slurm(const ClassDir& dir, const SlurmOptions& o, const std::vector<s
   const std::string array = fmt::format("{}%{}", array_ranges(tasks), o.max_running);
   const std::vector<std::string> argv = {"sbatch", "--parsable", "--array=" + array, script};
   if (!o.submit) {
-    fmt::print("to submit: {}\n", join(argv, " "));
+    fmt::print("to submit: {}\n", fmt::format("{}", fmt::join(argv, " ")));
     return course::kExitOk;
   }
   const Captured c = run_capture(argv);
@@ -315,7 +314,7 @@ struct TaskState {
 std::map<std::string, TaskState> slurm_states(const std::vector<std::string>& jobs) {
   std::map<std::string, TaskState> states;
   if (jobs.empty()) return states;
-  const std::string list = join(jobs, ",");
+  const std::string list = fmt::format("{}", fmt::join(jobs, ","));
   auto read = [&](const Captured& c) {
     if (c.exit_code != 0) return;
     for (const std::string& line : split(c.output, '\n')) {

@@ -23,10 +23,6 @@ namespace {
 constexpr const char* kFormat = "cuda-course-class";
 constexpr std::size_t kMinSecretLength = 16;
 
-std::string first_line(const std::string& text) {
-  return text.substr(0, text.find('\n'));
-}
-
 }  // namespace
 
 nlohmann::json ClassSettings::to_json() const {
@@ -111,7 +107,8 @@ std::string read_secret(const std::string& secret_file) {
 std::string sha256_hex(const std::string& data) {
   const Captured c = run_capture({"sha256sum"}, "", &data);
   if (c.exit_code != 0 || c.output.size() < 64)
-    throw ClassError(fmt::format("sha256sum (coreutils) did not run: {}", first_line(c.output)));
+    throw ClassError(
+        fmt::format("sha256sum (coreutils) did not run: {}", course::first_line(c.output)));
   return c.output.substr(0, 64);
 }
 
@@ -130,7 +127,7 @@ std::string write_course_archive(const std::string& source_dir, const std::strin
   fs::create_directories(fs::path(archive).parent_path());
   const Captured top = run_capture({"git", "-C", source_dir, "rev-parse", "--show-toplevel"});
   std::error_code ec;
-  if (top.exit_code == 0 && fs::equivalent(first_line(top.output), source_dir, ec)) {
+  if (top.exit_code == 0 && fs::equivalent(course::first_line(top.output), source_dir, ec)) {
     const Captured made =
         run_capture({"git", "-C", source_dir, "archive", "--format=tar", "-o", archive, "HEAD"});
     const Captured head = run_capture({"git", "-C", source_dir, "rev-parse", "--short", "HEAD"});
@@ -141,8 +138,8 @@ std::string write_course_archive(const std::string& source_dir, const std::strin
         warning = fmt::format(
             "the course is graded as committed (HEAD {}); these uncommitted changes are not part "
             "of it:\n{}",
-            first_line(head.output), dirty.output);
-      return fmt::format("git HEAD {} of {}", first_line(head.output), source_dir);
+            course::first_line(head.output), dirty.output);
+      return fmt::format("git HEAD {} of {}", course::first_line(head.output), source_dir);
     }
   }
   const Captured made =

@@ -55,10 +55,6 @@ class FileLock {
   int fd_ = -1;
 };
 
-std::string first_line(const std::string& text) {
-  return text.substr(0, text.find('\n'));
-}
-
 bool same_content(const fs::path& a, const std::string& content) {
   const std::optional<std::string> have = course::read_text(a.string());
   return have && *have == content;
@@ -306,7 +302,7 @@ void grade_student(const ClassDir& dir, const ClassSettings& s, const std::strin
 std::string resolve_commit(const RosterEntry& entry) {
   const Captured c = run_capture({"git", "-c", "safe.directory=*", "-C", entry.submission,
                                   "rev-parse", "--verify", "--quiet", entry.ref + "^{commit}"});
-  return c.exit_code == 0 ? first_line(c.output) : "";
+  return c.exit_code == 0 ? course::first_line(c.output) : "";
 }
 
 // Calls `visit(entry, rel)` for everything under `folder` that is not a folder (rel: its path
@@ -370,7 +366,7 @@ Intake take_submission(const RosterEntry& entry, const std::vector<std::string>&
                                     "archive", "--format=tar", "-o", tar, entry.ref});
     if (c.exit_code != 0) {
       in.error = fmt::format("git archive of {} at {} failed: {}", entry.submission, entry.ref,
-                             first_line(c.output));
+                             course::first_line(c.output));
       return in;
     }
     const Captured x = run_capture({"tar", "-xf", tar, "-C", scratch});
@@ -440,12 +436,12 @@ nlohmann::json graded_row(const RosterEntry& entry, const ClassSettings& s,
   std::string why;
   for (const course::LessonReport& l : report.lessons) {
     const bool counted = l.status == "pass" || l.status == "fail" || l.status == "build_failed";
-    if (!counted && why.empty()) why = fmt::format("{}: {}", l.id, first_line(l.message));
+    if (!counted && why.empty()) why = fmt::format("{}: {}", l.id, course::first_line(l.message));
     for (const course::Step& step : manifest.find(l.id)->steps) {
       nlohmann::json& cell = row["steps"][l.id + "." + step.name];
       if (counted && !step.optional) ++max_score;
       cell["status"] = l.status == "build_failed" ? "build_failed" : counted ? "fail" : l.status;
-      cell["reason"] = first_line(l.message);
+      cell["reason"] = course::first_line(l.message);
       for (const course::StepReport& r : l.steps)
         if (r.name == step.name) {
           cell["status"] = r.status;

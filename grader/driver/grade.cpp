@@ -18,6 +18,7 @@
 
 #include <cxxabi.h>
 #include <fmt/format.h>
+#include <fmt/ranges.h>  // fmt::join (in format.h before fmt 11)
 
 #include "course/config.hpp"
 #include "course/extensions.hpp"
@@ -67,12 +68,6 @@ course::LessonReport labelled_report(const course::Lesson& lesson, const GradeOp
   report.variant = o.variant;
   report.quick = !o.memcheck;  // never recorded as progress, whatever happens next
   return report;
-}
-
-std::string join(const std::vector<std::string>& v, const std::string& sep) {
-  std::string s;
-  for (const std::string& x : v) s += (s.empty() ? "" : sep) + x;
-  return s;
 }
 
 // grader-runs/ of the build tree: logs, reports and the locks.
@@ -399,7 +394,7 @@ bool wrapper_ran_nothing(const course::Lesson& lesson, const GradeOptions& o,
   report.message =
       fmt::format("{} did not run the hidden tests of {} ({}){}; its output is in {}",
                   fs::path(o.wrapper.front()).filename().string(), lesson.id, describe(end),
-                  lines.empty() ? "" : ": " + join(lines, " / "), log_path);
+                  lines.empty() ? "" : ": " + fmt::format("{}", fmt::join(lines, " / ")), log_path);
   return false;
 }
 
@@ -444,7 +439,7 @@ WatchedChild test_process(const std::string& exe, const std::vector<std::string>
   for (const std::string& a : std::vector<std::string>{
            exe, "--report", report_path, "--seed", std::to_string(o.seed), "--device",
            std::to_string(o.device), "--kernel-timeout", fmt::format("{}", o.kernel_timeout),
-           "--gtest_filter=" + join(tests, ":")})
+           "--gtest_filter=" + fmt::format("{}", fmt::join(tests, ":"))})
     child.argv.push_back(a);
   if (o.quick) child.argv.push_back("--quick");
   if (o.skip_large && !o.quick) child.argv.push_back("--skip-large");  // --quick implies it
@@ -803,11 +798,14 @@ std::string memcheck_summary(const std::map<std::string, std::string>& verdict,
   std::map<std::string, std::vector<std::string>> by;
   for (const course::Step* s : checked) by[verdict.at(s->name)].push_back(s->name);
   std::vector<std::string> parts;
-  if (by.count("errors")) parts.push_back("errors in " + join(by["errors"], ", ") + " (failed)");
+  if (by.count("errors"))
+    parts.push_back("errors in " + fmt::format("{}", fmt::join(by["errors"], ", ")) + " (failed)");
   if (by.count("tests_failed"))
-    parts.push_back("tests failed under it in " + join(by["tests_failed"], ", ") + " (failed)");
-  if (by.count("clean")) parts.push_back("no errors in " + join(by["clean"], ", "));
-  return join(parts, "; ") +
+    parts.push_back("tests failed under it in " +
+                    fmt::format("{}", fmt::join(by["tests_failed"], ", ")) + " (failed)");
+  if (by.count("clean"))
+    parts.push_back("no errors in " + fmt::format("{}", fmt::join(by["clean"], ", ")));
+  return fmt::format("{}", fmt::join(parts, "; ")) +
          " (compute-sanitizer memcheck on the small shapes of the steps that passed their tests "
          "and gate)";
 }
@@ -895,7 +893,7 @@ MemcheckStage memcheck_passed_steps(const course::Lesson& lesson, const GradeOpt
   if (!memcheck_can_run(o, !todo.empty(), report, sanitizer)) return stage;
   if (o.progress)
     fmt::print(stderr, "compute-sanitizer memcheck on the small shapes of {} ...\n",
-               join(names, ", "));
+               fmt::format("{}", fmt::join(names, ", ")));
   UnderMemcheck under;
   if (!run_memcheck(lesson, todo, under_sanitizer(o, sanitizer, "memcheck"), under, why)) {
     report.memcheck = "failed";
@@ -1002,8 +1000,8 @@ course::LessonReport sanitize_holding_lock(const course::Selection& sel,
       if (const auto at = t.name.find(finding); at != std::string::npos)
         found.push_back(t.name.substr(at + finding.size()));
     if (!found.empty())
-      s.reason =
-          fmt::format("compute-sanitizer {} reported errors; {}", join(found, ", "), s.reason);
+      s.reason = fmt::format("compute-sanitizer {} reported errors; {}",
+                             fmt::format("{}", fmt::join(found, ", ")), s.reason);
   }
   report.message = "compute-sanitizer run: small shapes only, not timed";
   report.sanitize_tools = tools;

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>  // fmt::join (in format.h before fmt 11)
 
 #include "course/config.hpp"
 #include "course/profile.hpp"

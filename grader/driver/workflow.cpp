@@ -36,10 +36,6 @@ std::map<std::string, fs::file_time_type> stamps(const fs::path& dir) {
 
 namespace {
 
-std::string first_line(const std::string& text) {
-  return text.substr(0, text.find('\n'));
-}
-
 // The newest commit of HEAD's history that changed a course-owned file of the lesson other than
 // its stub: lessons/<id>/, solutions/<id>/ or grader/lessons/<id>/ (hidden tests and wrong
 // kernels). Students commit their work in exercises/ only, so this commit is the course's, and the
@@ -48,7 +44,7 @@ std::string first_line(const std::string& text) {
 std::string course_commit(const std::string& source_dir, const std::string& id) {
   const Captured c = run_capture({"git", "-C", source_dir, "log", "-1", "--format=%H", "HEAD", "--",
                                   "lessons/" + id, "solutions/" + id, "grader/lessons/" + id});
-  return c.exit_code == 0 ? first_line(c.output) : "";
+  return c.exit_code == 0 ? course::first_line(c.output) : "";
 }
 
 // The stub's files (exercises/<id>/*) as of `commit`, by file name; false when git cannot show one.

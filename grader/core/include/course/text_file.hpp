@@ -8,6 +8,11 @@
 
 namespace course {
 
+/// The text up to its first newline (all of it when it has none): the line a message quotes.
+inline std::string first_line(const std::string& text) {
+  return text.substr(0, text.find('\n'));
+}
+
 /// The whole file, or std::nullopt when it cannot be read.
 std::optional<std::string> read_text(const std::string& path);
 
