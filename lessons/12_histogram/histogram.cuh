@@ -73,6 +73,10 @@ __global__ void histogram_shared(const unsigned char* __restrict__ data, long lo
 __global__ void histogram_vector(const unsigned char* __restrict__ data, long long n,
                                  unsigned* __restrict__ bins);
 
+/// The signature of every launcher of this lesson (and of its ceiling): bytes, bins, n, stream.
+using Launcher = cudaError_t (*)(const unsigned char* data, unsigned* bins, long long n,
+                                 cudaStream_t stream);
+
 // ---- Launchers and the ceiling the course owns (lessons/12_histogram/launch.cu) ----
 // Launchers are asynchronous on `stream` and return cudaSuccess, cudaErrorInvalidValue when an
 // argument is outside the documented range (nothing is launched then), or the first error of a

@@ -67,9 +67,7 @@ const char* kernel_of(Step step) {
   }
 }
 
-using Launcher = cudaError_t (*)(const unsigned char*, unsigned*, long long, cudaStream_t);
-
-Launcher launcher_of(Step step) {
+histogram::Launcher launcher_of(Step step) {
   switch (step) {
     case Step::global_atomics:
       return histogram::launch_histogram_global;

@@ -9,11 +9,6 @@ UNUSED_HISTOGRAM_VECTOR
 
 __global__ void histogram_shared(const unsigned char* __restrict__ data, long long n,
                                  unsigned* __restrict__ bins) {
-  __shared__ wrong_helpers::WarpCounters counts;
-  wrong_helpers::clear(&counts[0][0], WARPS_PER_BLOCK * BINS);
-  unsigned* mine = counts[threadIdx.x / WARP_SIZE];
-  for (long long i = wrong_helpers::global_thread(); i < n; i += wrong_helpers::grid_threads())
-    atomicAdd(&mine[data[i]], 1u);
-  wrong_helpers::merge(counts, bins);
+  rungs::byte_loads(data, n, bins);
 }
 }  // namespace histogram

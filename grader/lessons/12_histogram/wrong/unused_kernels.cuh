@@ -2,19 +2,15 @@
 // other steps are empty here (never graded in that variant); the helpers are the solution's.
 #pragma once
 #include "histogram.cuh"
+#include "rungs.cuh"
 
 namespace histogram {
 namespace wrong_helpers {
 
 using WarpCounters = unsigned[WARPS_PER_BLOCK][BINS];
 
-__device__ __forceinline__ long long global_thread() {
-  return static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
-}
-
-__device__ __forceinline__ long long grid_threads() {
-  return static_cast<long long>(gridDim.x) * blockDim.x;
-}
+using rungs::global_thread;
+using rungs::grid_threads;
 
 // Every counter of the block to 0, then a barrier.
 __device__ __forceinline__ void clear(unsigned* counters, int count) {

@@ -1,0 +1,70 @@
+/// @file rungs.cuh
+/// @brief The course's own histogram kernels that are not a step's answer: the rungs of the lab's
+/// tables (bench.cu), which the grader's near-miss wrong kernels run as well
+/// (grader/lessons/12_histogram/wrong/). Device functions: a kernel calls one with its arguments.
+#pragma once
+
+#include "histogram.cuh"
+
+namespace histogram {
+namespace rungs {
+
+__device__ __forceinline__ long long global_thread() {
+  return static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+}
+
+__device__ __forceinline__ long long grid_threads() {
+  return static_cast<long long>(gridDim.x) * blockDim.x;
+}
+
+/// The textbook privatized histogram: one shared copy of the bins per block, 4-byte loads, one
+/// shared atomic per byte (no per-warp copies, equal bytes not merged), one global atomic per
+/// nonzero bin per block. Launch as histogram_shared.
+__device__ __forceinline__ void block_counters(const unsigned char* __restrict__ data, long long n,
+                                               unsigned* __restrict__ bins) {
+  __shared__ unsigned counts[BINS];
+  counts[threadIdx.x] = 0;  // BLOCK_THREADS == BINS
+  __syncthreads();
+  const unsigned* words = reinterpret_cast<const unsigned*>(data);
+  const long long whole = n / 4, g = global_thread();
+  for (long long w = g; w < whole; w += grid_threads()) {
+    const unsigned v = words[w];
+    for (int k = 0; k < 4; ++k) atomicAdd(&counts[(v >> (8 * k)) & 255u], 1u);
+  }
+  if (g < n - 4 * whole) atomicAdd(&counts[data[4 * whole + g]], 1u);
+  __syncthreads();
+  if (counts[threadIdx.x] != 0) atomicAdd(&bins[threadIdx.x], counts[threadIdx.x]);
+}
+
+/// Per-warp shared counters, but one byte per thread per iteration (unsigned char loads) and one
+/// shared atomic per byte. Launch as histogram_shared.
+__device__ __forceinline__ void byte_loads(const unsigned char* __restrict__ data, long long n,
+                                           unsigned* __restrict__ bins) {
+  __shared__ unsigned counts[WARPS_PER_BLOCK][BINS];
+  for (int i = threadIdx.x; i < WARPS_PER_BLOCK * BINS; i += BLOCK_THREADS) (&counts[0][0])[i] = 0;
+  __syncthreads();
+  unsigned* mine = counts[threadIdx.x / WARP_SIZE];
+  for (long long i = global_thread(); i < n; i += grid_threads()) atomicAdd(&mine[data[i]], 1u);
+  __syncthreads();
+  unsigned total = 0;
+  for (int w = 0; w < WARPS_PER_BLOCK; ++w) total += counts[w][threadIdx.x];
+  if (total != 0) atomicAdd(&bins[threadIdx.x], total);
+}
+
+/// No privatization: each warp groups its lanes by byte with __match_any_sync and the lowest lane
+/// of each group adds the group's size to the global bin. Launch as histogram_global.
+__device__ __forceinline__ void warp_aggregated(const unsigned char* __restrict__ data, long long n,
+                                                unsigned* __restrict__ bins) {
+  const int lane = threadIdx.x % WARP_SIZE;
+  const long long stride = grid_threads();  // a multiple of 32: the warps stay whole
+  for (long long base = global_thread() - lane; base < n; base += stride) {
+    const long long i = base + lane;
+    // Lanes past n get a key no byte has, unique to the lane, and add nothing.
+    const unsigned key = i < n ? data[i] : 256u + lane;
+    const unsigned group = __match_any_sync(0xffffffffu, key);
+    if (key < 256u && lane == __ffs(group) - 1) atomicAdd(&bins[key], __popc(group));
+  }
+}
+
+}  // namespace rungs
+}  // namespace histogram
