@@ -136,14 +136,23 @@ harness::Advice bins_advice(const harness::Output<unsigned>& bins,
     const std::vector<std::uint8_t>& bytes = data.host();  // drawn on the host only now
     unsigned blocks = 0;
     harness::check(histogram::histogram_grid(n, &blocks), "histogram_grid");
+    // The grid's first pass, with or without the 0-3 (or 0-15) bytes after the last whole word
+    // (or vector), which a kernel may count outside its loop.
     for (long long per_thread : {1LL, 4LL, 16LL}) {
       const long long m = static_cast<long long>(blocks) * histogram::BLOCK_THREADS * per_thread;
-      if (m < n && got == prefix_histogram(bytes, m))
-        return out + fmt::format(
-                         "They are exactly the counts of the first {} bytes: the grid's first "
-                         "pass ({} blocks x 256 threads x {} byte(s)). The grid has far fewer "
-                         "threads than bytes: a grid-stride loop covers the rest",
-                         course::group_thousands(static_cast<double>(m)), blocks, per_thread);
+      for (long long tail : {0LL, n % 4, n % 16}) {
+        if (m >= n - tail) continue;
+        std::vector<unsigned> candidate = prefix_histogram(bytes, m);
+        for (long long i = n - tail; i < n; ++i) ++candidate[bytes[static_cast<std::size_t>(i)]];
+        if (got == candidate)
+          return out + fmt::format(
+                           "They are exactly the counts of the first {} bytes{}: the grid's first "
+                           "pass ({} blocks x 256 threads x {} byte(s)). The grid has far fewer "
+                           "threads than bytes: a grid-stride loop covers the rest",
+                           course::group_thousands(static_cast<double>(m)),
+                           tail > 0 ? fmt::format(" (and the last {})", tail) : std::string(),
+                           blocks, per_thread);
+      }
     }
     for (long long width : {4LL, 16LL}) {
       const long long whole = n / width * width;
