@@ -47,24 +47,6 @@ cudaError_t wave(int* blocks) {
   return cudaSuccess;
 }
 
-// CUB's temporary storage, kept for the life of the process and grown when a call needs more.
-struct Scratch {
-  void* memory = nullptr;
-  std::size_t bytes = 0;
-  cudaError_t reserve(std::size_t need) {
-    need = std::max<std::size_t>(need, 1);  // CUB reads a null pointer as a size query
-    if (need <= bytes) return cudaSuccess;
-    if (memory != nullptr) {
-      if (cudaError_t err = cudaFree(memory); err != cudaSuccess) return err;
-      memory = nullptr;
-      bytes = 0;
-    }
-    if (cudaError_t err = cudaMalloc(&memory, need); err != cudaSuccess) return err;
-    bytes = need;
-    return cudaSuccess;
-  }
-};
-
 using Kernel = void (*)(const unsigned char*, long long, unsigned*);
 
 cudaError_t launch(Kernel kernel, const unsigned char* data, unsigned* bins, long long n,
@@ -108,16 +90,27 @@ cudaError_t launch_histogram_vector(const unsigned char* data, unsigned* bins, l
 cudaError_t launch_cub_histogram(const unsigned char* data, unsigned* bins, long long n,
                                  cudaStream_t stream) {
   if (data == nullptr || bins == nullptr || n < 1 || n >= kMaxBytes) return cudaErrorInvalidValue;
-  static Scratch scratch;
+  // CUB's temporary storage, kept for the life of the process and grown when a call needs more.
+  static void* storage = nullptr;
+  static std::size_t storage_bytes = 0;
   std::size_t need = 0;
   if (cudaError_t err = cub::DeviceHistogram::HistogramEven(nullptr, need, data, bins, BINS + 1, 0,
                                                             BINS, n, stream);
       err != cudaSuccess)
     return err;
-  if (cudaError_t err = scratch.reserve(need); err != cudaSuccess) return err;
-  std::size_t bytes = scratch.bytes;
-  return cub::DeviceHistogram::HistogramEven(scratch.memory, bytes, data, bins, BINS + 1, 0, BINS,
-                                             n, stream);
+  if (need > storage_bytes || storage == nullptr) {
+    if (storage != nullptr) {
+      if (cudaError_t err = cudaFree(storage); err != cudaSuccess) return err;
+      storage = nullptr;
+      storage_bytes = 0;
+    }
+    const std::size_t size = std::max<std::size_t>(need, 1);  // null means "size query" to CUB
+    if (cudaError_t err = cudaMalloc(&storage, size); err != cudaSuccess) return err;
+    storage_bytes = size;
+  }
+  std::size_t bytes = storage_bytes;
+  return cub::DeviceHistogram::HistogramEven(storage, bytes, data, bins, BINS + 1, 0, BINS, n,
+                                             stream);
 }
 
 }  // namespace histogram

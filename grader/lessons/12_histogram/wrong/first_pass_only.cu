@@ -10,10 +10,10 @@ __global__ void histogram_shared(const unsigned char* __restrict__ data, long lo
                                  unsigned* __restrict__ bins) {
   __shared__ wrong_helpers::WarpCounters counts;
   wrong_helpers::clear(&counts[0][0], WARPS_PER_BLOCK * BINS);
-  unsigned* mine = counts[threadIdx.x / WARP_SIZE];
   const unsigned* words = reinterpret_cast<const unsigned*>(data);
   const long long whole = n / 4, g = wrong_helpers::global_thread();
-  if (g < whole) wrong_helpers::count_word(mine, words[g]);  // one pass only
+  unsigned* mine = counts[threadIdx.x / WARP_SIZE];
+  if (g < whole) wrong_helpers::count_word(mine, words[g]);  // one pass only, no loop
   if (g < n - 4 * whole) atomicAdd(&mine[data[4 * whole + g]], 1u);
   wrong_helpers::merge(counts, bins);
 }

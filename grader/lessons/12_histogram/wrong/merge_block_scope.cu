@@ -12,15 +12,9 @@ __global__ void histogram_shared(const unsigned char* __restrict__ data, long lo
                                  unsigned* __restrict__ bins) {
   __shared__ wrong_helpers::WarpCounters counts;
   wrong_helpers::clear(&counts[0][0], WARPS_PER_BLOCK * BINS);
-  unsigned* mine = counts[threadIdx.x / WARP_SIZE];
-  const unsigned* words = reinterpret_cast<const unsigned*>(data);
-  const long long whole = n / 4, g = wrong_helpers::global_thread();
-  for (long long w = g; w < whole; w += wrong_helpers::grid_threads())
-    wrong_helpers::count_word(mine, words[w]);
-  if (g < n - 4 * whole) atomicAdd(&mine[data[4 * whole + g]], 1u);
+  wrong_helpers::count_words(data, n, counts[threadIdx.x / WARP_SIZE]);
   __syncthreads();
-  unsigned total = 0;
-  for (int w = 0; w < WARPS_PER_BLOCK; ++w) total += counts[w][threadIdx.x];
+  const unsigned total = wrong_helpers::bin_total(counts);
   if (total != 0) atomicAdd_block(&bins[threadIdx.x], total);  // should be atomicAdd
 }
 }  // namespace histogram

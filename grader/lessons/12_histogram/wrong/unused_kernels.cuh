@@ -27,11 +27,26 @@ __device__ __forceinline__ void count_word(unsigned* mine, unsigned v) {
   if (b3 != b0 && b3 != b1 && b3 != b2) atomicAdd(&mine[b3], 1u);
 }
 
+// The solution's counting loop: the whole words, grid-stride, then the 0-3 bytes left.
+__device__ __forceinline__ void count_words(const unsigned char* __restrict__ data, long long n,
+                                            unsigned* mine) {
+  const unsigned* words = reinterpret_cast<const unsigned*>(data);
+  const long long whole = n / 4, g = global_thread();
+  for (long long w = g; w < whole; w += grid_threads()) count_word(mine, words[w]);
+  if (g < n - 4 * whole) atomicAdd(&mine[data[4 * whole + g]], 1u);
+}
+
+// Bin threadIdx.x of the 8 warps' counters.
+__device__ __forceinline__ unsigned bin_total(const WarpCounters& counts) {
+  unsigned total = 0;
+  for (int w = 0; w < WARPS_PER_BLOCK; ++w) total += counts[w][threadIdx.x];
+  return total;
+}
+
 // The solution's merge: a barrier, then bin t of every warp's counters, one global atomic.
 __device__ __forceinline__ void merge(const WarpCounters& counts, unsigned* __restrict__ bins) {
   __syncthreads();
-  unsigned total = 0;
-  for (int w = 0; w < WARPS_PER_BLOCK; ++w) total += counts[w][threadIdx.x];
+  const unsigned total = bin_total(counts);
   if (total != 0) atomicAdd(&bins[threadIdx.x], total);
 }
 
