@@ -156,7 +156,12 @@ int course_checks(const course::Manifest& m) {
       fmt::format("quizzes of the {} ready lessons: valid, every written answer pinned", ready));
   drift += report(hint_problems(m), "hints: three distinct tiers for every step");
   const std::string readme = (std::filesystem::path(source) / "README.md").string();
-  drift += report(readme_problems(m, source, readme), "README.md's course map is current");
+  drift += report(readme_problems(m, source, readme),
+                  "README.md's course map and exit-code table are current");
+  const std::string instructors =
+      (std::filesystem::path(source) / "docs" / "INSTRUCTORS.md").string();
+  drift += report(exit_code_table_problems(instructors),
+                  "docs/INSTRUCTORS.md's exit-code table is current");
   return drift;
 }
 

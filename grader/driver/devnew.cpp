@@ -12,6 +12,7 @@
 
 #include "course/manifest.hpp"
 #include "course/manifest_edit.hpp"
+#include "course/report.hpp"
 #include "course/text_file.hpp"
 
 namespace driver {
@@ -46,7 +47,7 @@ int dev_new(const std::string& id, const std::string& source_dir, const std::str
         "grader dev new: '{}' is not a lesson id: two digits, '_', then a name that starts with a "
         "lower-case letter and holds lower-case letters, digits and '_' (e.g. 16_my_topic)\n",
         id);
-    return 2;
+    return course::kExitUsage;
   }
   // The name is the lesson's C++ namespace (and a short form on the command line): not a keyword,
   // not a namespace the course's code already uses.
@@ -68,14 +69,14 @@ int dev_new(const std::string& id, const std::string& source_dir, const std::str
         "grader dev new: the name '{}' cannot be a lesson's: it becomes the lesson's C++ "
         "namespace, and '{}' is a C++ keyword or a namespace the course already uses\n",
         name, name);
-    return 2;
+    return course::kExitUsage;
   }
   const fs::path src(source_dir), manifest_path = src / "lessons" / "course.json";
   const std::vector<std::string> tops = {"lessons", "exercises", "solutions", "grader/lessons"};
   for (const std::string& top : tops)
     if (fs::exists(src / top / id)) {
       out << fmt::format("grader dev new: {}/{}/ already exists; nothing was written\n", top, id);
-      return 2;
+      return course::kExitUsage;
     }
   const std::optional<std::string> manifest_text = course::read_text(manifest_path.string());
   const std::optional<std::string> entry_template =
@@ -83,7 +84,7 @@ int dev_new(const std::string& id, const std::string& source_dir, const std::str
   if (!manifest_text || !entry_template) {
     out << fmt::format("grader dev new: cannot read {} or the templates in {}\n",
                        manifest_path.string(), templates_dir);
-    return 5;
+    return course::kExitInternal;
   }
 
   // A planned entry of the same id keeps its stage, title and summary.
@@ -99,7 +100,7 @@ int dev_new(const std::string& id, const std::string& source_dir, const std::str
             "grader dev new: lesson {} already has the name '{}' (its namespace and short "
             "form); choose another\n",
             l.id, name);
-        return 2;
+        return course::kExitUsage;
       }
       if (l.number() < std::stoi(id.substr(0, 2))) stage = l.stage;
       if (l.id == id) {
@@ -110,7 +111,7 @@ int dev_new(const std::string& id, const std::string& source_dir, const std::str
     }
   } catch (const course::ManifestError& e) {
     out << "grader dev new: " << e.what() << "\n";
-    return 5;
+    return course::kExitInternal;
   }
   vars["@STAGE@"] = std::to_string(stage);
   vars["@TITLE_JSON@"] = nlohmann::json(vars["@TITLE@"]).dump();
@@ -124,7 +125,7 @@ int dev_new(const std::string& id, const std::string& source_dir, const std::str
     if (!problems.empty()) throw course::ManifestError(problems.front());
   } catch (const course::ManifestError& e) {
     out << "grader dev new: " << e.what() << "; nothing was written\n";
-    return 2;
+    return course::kExitUsage;
   }
 
   // Every template file but the manifest entry, placeholders replaced in path and text.
@@ -136,7 +137,7 @@ int dev_new(const std::string& id, const std::string& source_dir, const std::str
     if (!text) {
       out << fmt::format("grader dev new: cannot read {}; nothing was written\n",
                          f.path().string());
-      return 5;
+      return course::kExitInternal;
     }
     files.emplace_back(src / replace_all(rel, vars), replace_all(*text, vars));
   }
@@ -145,13 +146,13 @@ int dev_new(const std::string& id, const std::string& source_dir, const std::str
     fs::create_directories(path.parent_path(), ec);
     if (ec || !course::write_text_atomically(path.string(), text)) {
       out << fmt::format("grader dev new: cannot write {}\n", path.string());
-      return 5;
+      return course::kExitInternal;
     }
     out << fmt::format("wrote {}\n", fs::relative(path, src).generic_string());
   }
   if (!course::write_text_atomically(manifest_path.string(), manifest)) {
     out << fmt::format("grader dev new: cannot write {}\n", manifest_path.string());
-    return 5;
+    return course::kExitInternal;
   }
   out << fmt::format(
       "added {} to lessons/course.json (status ready, one step `copy`)\n\nNext: rebuild (the "
@@ -160,7 +161,7 @@ int dev_new(const std::string& id, const std::string& source_dir, const std::str
       "check --lesson {}\nThen make it your lesson: every TODO in lessons/{}/, the kernels, the "
       "hidden tests and the manifest entry (docs/INSTRUCTORS.md, \"Adding a lesson\").\n",
       id, id, id);
-  return 0;
+  return course::kExitOk;
 }
 
 }  // namespace driver

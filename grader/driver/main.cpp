@@ -25,16 +25,6 @@ namespace fs = std::filesystem;
 using driver::cli::Command;
 using driver::cli::CommandSpec;
 
-constexpr const char* kExitCodes =
-    "Exit codes:\n"
-    "  0  everything asked for passed\n"
-    "  1  a step failed (wrong result, too slow, crashed or hung)\n"
-    "  2  usage error: unknown lesson, step or option\n"
-    "  3  this machine cannot run it: no usable CUDA GPU, or no CUDA compiler,\n"
-    "     compute-sanitizer or Nsight Compute where one is needed; nothing was graded\n"
-    "  4  the lesson's code did not compile\n"
-    "  5  internal error of the grader (manifest, build tree)\n";
-
 bool want_color(const std::string& mode) {
   if (mode == "always") return true;
   if (mode == "never") return false;
@@ -138,7 +128,7 @@ int main(int argc, char** argv) {
   // After the commands: CLI11 copies a parent's footer into every subcommand made after it, and
   // the exit codes are the grader's, said once in `grader --help` (a command with codes of its
   // own, such as `dev check`, says those in its help).
-  app.footer(kExitCodes);
+  app.footer(course::exit_codes_text());
   if (const int stop = parse(app, argc, argv); stop >= 0) return stop;
   if (!manifest_error.empty()) {
     fmt::print(stderr, "grader: {}\n", manifest_error);

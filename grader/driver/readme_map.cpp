@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "course/report.hpp"
 #include "course/text_file.hpp"
 
 namespace driver {
@@ -34,9 +35,17 @@ std::optional<std::string> regenerated(const course::Manifest& manifest,
   return readme;
 }
 
-std::string no_block(const std::string& readme_path) {
-  return fmt::format("{} has no course map block (<!-- {}:begin --> ... <!-- {}:end -->)",
-                     readme_path, kCourseMapBlock, kCourseMapBlock);
+// The document with its exit-code block regenerated; no value when it has no block.
+std::optional<std::string> with_exit_codes(std::string doc) {
+  if (!course::replace_marked_block(doc, kExitCodesBlock, course::exit_codes_markdown()))
+    return std::nullopt;
+  return doc;
+}
+
+// "README.md has no course map block (<!-- course-map:begin --> ... <!-- course-map:end -->)".
+std::string no_block(const std::string& path, const char* id, const char* what) {
+  return fmt::format("{} has no {} block (<!-- {}:begin --> ... <!-- {}:end -->)", path, what, id,
+                     id);
 }
 
 }  // namespace
@@ -65,20 +74,46 @@ std::vector<std::string> readme_problems(const course::Manifest& manifest,
   const std::optional<std::string> readme = course::read_text(readme_path);
   if (!readme) return {fmt::format("{} cannot be read", readme_path)};
   const std::optional<std::string> fresh = regenerated(manifest, source_dir, *readme);
-  if (!fresh) return {no_block(readme_path)};
-  if (*fresh == *readme) return {};
-  return {fmt::format("the course map in {} is stale: run `grader dev readme --write {}`",
-                      readme_path, readme_path)};
+  if (!fresh) return {no_block(readme_path, kCourseMapBlock, "course map")};
+  std::vector<std::string> problems;
+  if (*fresh != *readme)
+    problems.push_back(
+        fmt::format("the course map in {} is stale: run `grader dev readme --write {}`",
+                    readme_path, readme_path));
+  std::vector<std::string> codes = exit_code_table_problems(readme_path);
+  problems.insert(problems.end(), codes.begin(), codes.end());
+  return problems;
+}
+
+std::vector<std::string> exit_code_table_problems(const std::string& path) {
+  const std::optional<std::string> doc = course::read_text(path);
+  if (!doc) return {fmt::format("{} cannot be read", path)};
+  const std::optional<std::string> fresh = with_exit_codes(*doc);
+  if (!fresh) return {no_block(path, kExitCodesBlock, "exit-codes")};
+  if (*fresh == *doc) return {};
+  return {fmt::format("the exit-code table in {} is stale: run `grader dev readme --write {}`",
+                      path, path)};
 }
 
 std::string write_readme_course_map(const course::Manifest& manifest, const std::string& source_dir,
-                                    const std::string& readme_path) {
-  const std::optional<std::string> readme = course::read_text(readme_path);
-  if (!readme) return fmt::format("{} cannot be read", readme_path);
-  const std::optional<std::string> fresh = regenerated(manifest, source_dir, *readme);
-  if (!fresh) return no_block(readme_path);
-  if (!course::write_text_atomically(readme_path, *fresh))
-    return fmt::format("{} cannot be written", readme_path);
+                                    const std::string& path) {
+  const std::optional<std::string> doc = course::read_text(path);
+  if (!doc) return fmt::format("{} cannot be read", path);
+  std::string fresh = *doc;
+  bool any = false;
+  if (std::optional<std::string> d = regenerated(manifest, source_dir, fresh)) {
+    fresh = *d;
+    any = true;
+  }
+  if (std::optional<std::string> d = with_exit_codes(fresh)) {
+    fresh = *d;
+    any = true;
+  }
+  if (!any)
+    return fmt::format(
+        "{} has neither a {} nor an {} block (<!-- ID:begin --> ... <!-- ID:end -->)", path,
+        kCourseMapBlock, kExitCodesBlock);
+  if (!course::write_text_atomically(path, fresh)) return fmt::format("{} cannot be written", path);
   return "";
 }
 

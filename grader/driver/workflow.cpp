@@ -14,6 +14,7 @@
 
 #include <fmt/format.h>
 
+#include "course/report.hpp"
 #include "course/text_file.hpp"
 #include "process.hpp"
 
@@ -72,14 +73,14 @@ int confirm(const ResetOptions& o) {
   if (o.yes) return -1;
   if (!o.interactive) {
     *o.out << "Not confirmed: run it in a terminal, or add --yes. Nothing was changed.\n";
-    return 2;
+    return course::kExitUsage;
   }
   *o.out << "Type yes to reset: " << std::flush;
   std::string answer;
   std::getline(*o.in, answer);
   if (answer == "yes") return -1;
   *o.out << "Not confirmed. Nothing was changed.\n";
-  return 0;
+  return course::kExitOk;
 }
 
 // Copies each student file about to be replaced to `backup` (never overwriting a backup); false
@@ -117,7 +118,7 @@ int run_reset(const course::Lesson& lesson, const std::string& source_dir,
         "grader reset: {} is not a git checkout, so the original stub cannot be found "
         "here; take exercises/{}/ from the course repository. Nothing was changed.\n",
         source_dir, lesson.id);
-    return 2;
+    return course::kExitUsage;
   }
   const std::string commit = course_commit(source_dir, lesson.id);
   std::map<std::string, std::string> shipped;
@@ -126,7 +127,7 @@ int run_reset(const course::Lesson& lesson, const std::string& source_dir,
         "grader reset: the course's git history has no stub of {} (exercises/{}/ in the last "
         "commit of lessons/{}/). Nothing was changed.\n",
         lesson.id, lesson.id, lesson.id);
-    return 5;
+    return course::kExitInternal;
   }
   // Only the stub's own files: anything else in the folder is the student's and stays.
   std::map<std::string, std::string> replaced;
@@ -135,7 +136,7 @@ int run_reset(const course::Lesson& lesson, const std::string& source_dir,
   if (replaced.empty()) {
     out << fmt::format(
         "{}: every stub file is already as the course shipped it; nothing to reset.\n", lesson.id);
-    return 0;
+    return course::kExitOk;
   }
   out << fmt::format(
       "This replaces your work in exercises/{}/ with the stub as this checkout "
@@ -148,7 +149,7 @@ int run_reset(const course::Lesson& lesson, const std::string& source_dir,
   out << fmt::format("A copy of each file goes to {}/ first.\n", backup.string());
   if (const int rc = confirm(o); rc >= 0) return rc;
   std::map<std::string, fs::path> saved;
-  if (!back_up(dir, replaced, backup, saved, out)) return 5;
+  if (!back_up(dir, replaced, backup, saved, out)) return course::kExitInternal;
   std::error_code ec;
   fs::create_directories(dir, ec);
   for (const auto& [file, content] : replaced) {
@@ -156,7 +157,7 @@ int run_reset(const course::Lesson& lesson, const std::string& source_dir,
     out << fmt::format("restored {}{}\n", (dir / file).string(),
                        saved.count(file) ? "  (your version: " + saved[file].string() + ")" : "");
   }
-  return 0;
+  return course::kExitOk;
 }
 
 int run_watch(const course::Lesson& lesson, const std::string& source_dir, double interval,

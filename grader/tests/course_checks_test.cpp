@@ -3,12 +3,15 @@
 // (generated from the manifest). The real course must pass all three.
 #include "course_checks.hpp"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
+#include "course/report.hpp"
 #include "course/text_file.hpp"
 #include "devcheck.hpp"
 #include "quiz_fixture.hpp"
@@ -122,9 +125,10 @@ TEST_F(CourseChecksOnACopy, AStaleCourseMapIsFoundAndRewritten) {
   EXPECT_TRUE(contains(joined(driver::readme_problems(manifest_, root_.string(), readme)),
                        "has no course map block"));
   EXPECT_TRUE(contains(driver::write_readme_course_map(manifest_, root_.string(), readme),
-                       "has no course map block"));
+                       "has neither a course-map nor an exit-codes block"));
   write("README.md",
-        "# Course\n\n<!-- course-map:begin -->\n| old |\n<!-- course-map:end -->\n\nAfter.\n");
+        "# Course\n\n<!-- course-map:begin -->\n| old |\n<!-- course-map:end -->\n\nAfter.\n\n"
+        "<!-- exit-codes:begin -->\n<!-- exit-codes:end -->\n");
   EXPECT_TRUE(contains(joined(driver::readme_problems(manifest_, root_.string(), readme)),
                        "is stale: run `grader dev readme --write"));
   EXPECT_EQ(driver::write_readme_course_map(manifest_, root_.string(), readme), "");
@@ -134,9 +138,43 @@ TEST_F(CourseChecksOnACopy, AStaleCourseMapIsFoundAndRewritten) {
                        "| [42 The answer](lessons/42_answer/README.md) | Everything \\| "
                        "more |  | ready |\n<!-- course-map:end -->\n\nAfter.\n"))
       << text;
+  EXPECT_TRUE(contains(text, "<!-- exit-codes:begin -->\n" + course::exit_codes_markdown() +
+                                 "<!-- exit-codes:end -->\n"))
+      << text;
   write("lessons/42_answer/quiz.json", "{}");
   EXPECT_TRUE(contains(joined(driver::readme_problems(manifest_, root_.string(), readme)),
                        "is stale"));  // now it has a quiz to name
+}
+
+// Issue 23, item 5: the exit-code table was written three times (README, INSTRUCTORS, --help) and
+// the copies differed. One source now: a stale copy is found, a quoted marker in prose is not a
+// block, and the help text is the same table.
+TEST_F(CourseChecksOnACopy, TheExitCodeTableHasOneSource) {
+  const std::string doc = (root_ / "INSTRUCTORS.md").string();
+  write("INSTRUCTORS.md",
+        "Prose that quotes `<!-- course-map:begin -->` and `<!-- exit-codes:begin -->`.\n\n"
+        "<!-- exit-codes:begin -->\n| code | meaning |\n| 0 | old words |\n"
+        "<!-- exit-codes:end -->\n");
+  EXPECT_TRUE(contains(joined(driver::exit_code_table_problems(doc)), "is stale")) << doc;
+  EXPECT_EQ(driver::write_readme_course_map(manifest_, root_.string(), doc), "");
+  EXPECT_EQ(joined(driver::exit_code_table_problems(doc)), "");
+  const std::string text = course::read_text(doc).value_or("");
+  EXPECT_TRUE(contains(text,
+                       "Prose that quotes `<!-- course-map:begin -->` and "
+                       "`<!-- exit-codes:begin -->`.\n\n<!-- exit-codes:begin -->\n| code |"))
+      << text;  // the quoted markers untouched, no course map written into the prose
+  EXPECT_FALSE(contains(text, "42 The answer")) << text;
+  write("INSTRUCTORS.md", "No table.\n");
+  EXPECT_TRUE(contains(joined(driver::exit_code_table_problems(doc)), "has no exit-codes block"));
+
+  const std::string help = course::exit_codes_text();
+  for (const course::ExitCodeMeaning& e : course::exit_code_meanings())
+    EXPECT_TRUE(contains(help, fmt::format("  {}  ", static_cast<int>(e.code)))) << help;
+  std::size_t longest = 0, at = 0;
+  for (std::size_t next; (next = help.find('\n', at)) != std::string::npos; at = next + 1)
+    longest = std::max(longest, next - at);
+  EXPECT_LE(longest, 79u) << help;
+  EXPECT_FALSE(contains(help, "`")) << help;
 }
 
 // Issue 22, item 9: the map linked each quiz.json, answers included; it names the command now.

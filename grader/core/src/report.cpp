@@ -68,6 +68,70 @@ bool SpeedFigures::has_clocks() const {
          temperature_c_before || temperature_c_after || throttle_reasons;
 }
 
+const std::vector<ExitCodeMeaning>& exit_code_meanings() {
+  static const std::vector<ExitCodeMeaning> meanings = {
+      {kExitOk, "everything asked for passed"},
+      {kExitFailed,
+       "a step failed: a wrong result, too slow, rejected as impossibly fast, crashed, hung, or a "
+       "memcheck finding"},
+      {kExitUsage,
+       "usage error: unknown lesson, step or option, or a report file that could not be written"},
+      {kExitNoGpu,
+       "this machine cannot run it: no usable CUDA GPU (also under `--sanitize`), or no CUDA "
+       "compiler, compute-sanitizer (`--sanitize`) or Nsight Compute (`profile`) where one is "
+       "needed; nothing was graded"},
+      {kExitBuildFailed,
+       "the lesson's code did not compile or link (the compiler's or linker's errors are shown; a "
+       "deleted or renamed kernel is named)"},
+      {kExitInternal,
+       "internal error of the grader: manifest, build tree, or a test process that ended without "
+       "any report"},
+  };
+  return meanings;
+}
+
+std::string exit_codes_markdown() {
+  std::string out = "| code | meaning |\n| --- | --- |\n";
+  for (const ExitCodeMeaning& e : exit_code_meanings())
+    out += fmt::format("| {} | {} |\n", static_cast<int>(e.code), e.meaning);
+  return out;
+}
+
+std::string exit_codes_text(std::size_t width) {
+  std::string out = "Exit codes:\n";
+  const std::string indent = "     ";  // under the meaning, past "  N  "
+  for (const ExitCodeMeaning& e : exit_code_meanings()) {
+    std::string line = fmt::format("  {}  ", static_cast<int>(e.code));
+    std::size_t column = line.size();
+    std::string word;
+    const auto flush = [&] {
+      if (word.empty()) return;
+      if (column + word.size() > width && column > indent.size()) {
+        out += line + "\n";
+        line = indent;
+        column = indent.size();
+      } else if (column > indent.size() && line.back() != ' ') {
+        line += ' ';
+        ++column;
+      }
+      line += word;
+      column += word.size();
+      word.clear();
+    };
+    for (const char* c = e.meaning; *c; ++c) {
+      if (*c == '`') continue;
+      if (*c == ' ') {
+        flush();
+      } else {
+        word += *c;
+      }
+    }
+    flush();
+    out += line + "\n";
+  }
+  return out;
+}
+
 int Report::exit_code() const {
   // Most actionable first: the grader broke; your code does not compile; nothing could run here.
   bool all_pass = !lessons.empty(), build_failed = false, no_gpu = false;

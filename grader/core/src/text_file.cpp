@@ -29,8 +29,19 @@ bool write_text_atomically(const std::string& path, const std::string& text) {
 
 bool replace_marked_block(std::string& doc, const std::string& id, const std::string& body) {
   const std::string begin = "<!-- " + id + ":begin -->", end = "<!-- " + id + ":end -->";
-  const auto b = doc.find(begin), e = doc.find(end);
-  if (b == std::string::npos || e == std::string::npos || e < b) return false;
+  // A marker counts only as a line of its own: prose may quote it (docs/INSTRUCTORS.md does).
+  const auto own_line = [&](const std::string& marker, std::size_t from) {
+    for (auto at = doc.find(marker, from); at != std::string::npos; at = doc.find(marker, at + 1)) {
+      const std::size_t after = at + marker.size();
+      if ((at == 0 || doc[at - 1] == '\n') && (after == doc.size() || doc[after] == '\n'))
+        return at;
+    }
+    return std::string::npos;
+  };
+  const auto b = own_line(begin, 0);
+  if (b == std::string::npos) return false;
+  const auto e = own_line(end, b);
+  if (e == std::string::npos) return false;
   doc = doc.substr(0, b + begin.size()) + "\n" + body + doc.substr(e);
   return true;
 }

@@ -1,6 +1,7 @@
-// `grader dev readme`: the README's course map, generated from the manifest. Prints the table,
-// or with --write FILE replaces the <!-- course-map:begin --> ... <!-- course-map:end --> block
-// of FILE (`grader dev check` reports a stale block).
+// `grader dev readme`: the README's generated tables: the course map (from the manifest) and the
+// exit codes. Prints the course map, or with --write FILE replaces the blocks FILE has
+// (<!-- course-map:begin --> ... <!-- course-map:end -->, <!-- exit-codes:begin --> ...
+// <!-- exit-codes:end -->); `grader dev check` reports a stale block.
 #include <fmt/format.h>
 
 #include "command.hpp"
@@ -15,10 +16,11 @@ namespace {
 class DevReadme : public Subcommand {
  public:
   void add_to(CLI::App& dev, SharedOptions& shared) override {
-    app_ = dev.add_subcommand("readme", "the README's course map, generated from the manifest");
+    app_ = dev.add_subcommand(
+        "readme", "the README's course map and exit-code table, generated from their sources");
     app_->add_option("--write", path_,
-                     "replace the course-map block of this README (e.g. README.md) instead of "
-                     "printing the table");
+                     "replace the generated blocks of this file (README.md: course map and exit "
+                     "codes; docs/INSTRUCTORS.md: exit codes) instead of printing the course map");
     add_color_option(*app_, shared);
   }
   int run(Context& context) override {
@@ -29,7 +31,7 @@ class DevReadme : public Subcommand {
     const std::string error =
         write_readme_course_map(context.manifest, course::config::kSourceDir, path_);
     if (!error.empty()) return context.usage_error("grader dev readme", error);
-    fmt::print(stderr, "wrote the course map into {}\n", path_);
+    fmt::print(stderr, "wrote the generated tables into {}\n", path_);
     return course::kExitOk;
   }
 

@@ -24,6 +24,24 @@ enum ExitCode : int {
   kExitInternal = 5,  ///< the grader itself could not work (manifest, build tree, protocol)
 };
 
+/// What an exit code of `grader` means, in the words every copy of the table uses.
+struct ExitCodeMeaning {
+  ExitCode code;        ///< the code
+  const char* meaning;  ///< one sentence, Markdown (backticks around names)
+};
+
+/// Every exit code of `grader` with its meaning, in order: the one source of the table in
+/// `grader --help`, README.md and docs/INSTRUCTORS.md (the last two generated between
+/// <!-- exit-codes:begin --> and <!-- exit-codes:end --> by `grader dev readme --write`).
+const std::vector<ExitCodeMeaning>& exit_code_meanings();
+
+/// The table of exit_code_meanings() as Markdown ("| code | meaning |").
+std::string exit_codes_markdown();
+
+/// The same as plain text for --help: "Exit codes:" and one indented entry per code, wrapped at
+/// `width` columns, backticks dropped.
+std::string exit_codes_text(std::size_t width = 79);
+
 /// A speed measurement against the lesson's copy ceiling (from the speed test's properties).
 struct SpeedFigures {
   std::string shape;        ///< what was timed, with its unit: "8192x8192 floats"

@@ -16,8 +16,9 @@ std::optional<std::string> read_text(const std::string& path);
 bool write_text_atomically(const std::string& path, const std::string& text);
 
 /// Replaces what stands between the lines `<!-- ID:begin -->` and `<!-- ID:end -->` in `doc`
-/// with "\n" + `body`, keeping both markers (so it can be done again). Returns false, leaving
-/// `doc` unchanged, when the markers are missing or out of order.
+/// with "\n" + `body`, keeping both markers (so it can be done again). A marker counts only as a
+/// whole line (prose may quote it). Returns false, leaving `doc` unchanged, when the markers are
+/// missing or out of order.
 bool replace_marked_block(std::string& doc, const std::string& id, const std::string& body);
 
 }  // namespace course
