@@ -6,7 +6,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
-#include <exception>
 #include <optional>
 #include <random>
 #include <stdexcept>
@@ -378,10 +377,10 @@ std::uint64_t launch_seed(std::uint64_t base, std::uint64_t launch) {
 class CheckedLaunches {
  public:
   static constexpr std::size_t kChecked = 3;
+  // Kept launch k's outputs are at places(k).
   struct Kept {
     std::uint64_t draw_seed = 0;
     std::size_t pair = 0;
-    std::size_t slot = 0;  // where its outputs are: places(slot)
   };
   // Called after timed pair `pair`'s student launch, which drew its inputs from `draw_seed`.
   void offer(const Case& c, std::uint64_t draw_seed, std::size_t pair, cudaStream_t stream) {
@@ -393,22 +392,18 @@ class CheckedLaunches {
     if (slot >= kept_.size()) {
       slot = kept_.size();
       kept_.push_back({});
-      kept_[slot].slot = slot;
     }
-    kept_[slot].draw_seed = draw_seed;
-    kept_[slot].pair = pair;
-    std::vector<void*> dst;
-    for (const void* p : places(slot)) dst.push_back(const_cast<void*>(p));
-    c.snapshot_outputs(dst, !on_device_, stream);
+    kept_[slot] = {draw_seed, pair};
+    c.snapshot_outputs(places(slot), !on_device_, stream);
   }
   const std::vector<Kept>& kept() const { return kept_; }
   bool on_host() const { return !on_device_; }
-  // Where kept launch `slot`'s outputs are, one pointer per buffer of the case (inputs' unused).
-  std::vector<const void*> places(std::size_t slot) const {
-    std::vector<const void*> p;
+  // Where kept launch k's outputs are, one pointer per buffer of the case (inputs' unused).
+  std::vector<void*> places(std::size_t k) {
+    std::vector<void*> p;
     for (std::size_t i = 0; i < bytes_.size(); ++i)
-      p.push_back(on_device_ ? static_cast<const void*>(device_[slot]->data() + offset_[i])
-                             : static_cast<const void*>(host_[slot].data() + offset_[i]));
+      p.push_back(on_device_ ? static_cast<void*>(device_[k]->data() + offset_[i])
+                             : static_cast<void*>(host_[k].data() + offset_[i]));
     return p;
   }
 
@@ -527,7 +522,8 @@ void run_speed(const std::string& lesson, const std::string& step,
       // A check's own trouble (a CUDA error, a skip) is the harness's, never "wrong results":
       // only the body's comparisons fill `wrong`.
       Case again(lesson, step, "timed", Case::Mode::timing, seed);
-      again.replay(kept[k].draw_seed, checked.places(kept[k].slot), checked.on_host());
+      const std::vector<void*> outputs = checked.places(k);
+      again.replay(kept[k].draw_seed, {outputs.begin(), outputs.end()}, checked.on_host());
       try {
         body(again);
       } catch (const SkipCase& e) {

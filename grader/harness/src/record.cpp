@@ -1,38 +1,28 @@
 #include "harness/record.hpp"
 
-#include <mutex>
-
 #include "harness/reporter.hpp"
 
 namespace harness {
 
 namespace {
-// The speed test checks its kept launches on several threads at once (lesson.cpp), and each
-// check's Case records its seed and shape.
-std::mutex g_record;
 unsigned long long g_seed = 1;
 bool g_quick = false;
 bool g_skip_large = false;
 }  // namespace
 
 void record(const std::string& key, double value) {
-  const std::lock_guard<std::mutex> lock(g_record);
   current_properties()[key] = value;
 }
 void record(const std::string& key, const std::string& value) {
-  const std::lock_guard<std::mutex> lock(g_record);
   current_properties()[key] = value;
 }
 void record(const std::string& key, const char* value) {
-  const std::lock_guard<std::mutex> lock(g_record);
   current_properties()[key] = value;
 }
 void record(const std::string& key, bool value) {
-  const std::lock_guard<std::mutex> lock(g_record);
   current_properties()[key] = value;
 }
 void record_null(const std::string& key) {
-  const std::lock_guard<std::mutex> lock(g_record);
   current_properties()[key] = nullptr;
 }
 

@@ -283,23 +283,11 @@ harness::Advice sum_advice(const harness::Input<float>& xs, int blocks) {
 }
 
 // The exact sum of n NonzeroIntegers drawn from `seed`, on the device (the speed test's
-// reference: the host would draw and add 2^26 values for each check). Integers: 64-bit atomics
-// make it exact in any order.
-__global__ void integer_sum_of_draws(std::uint64_t seed, std::size_t n, long long* sum) {
-  long long mine = 0;
-  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
-       i += stride)
-    mine += static_cast<long long>(NonzeroIntegers{}(seed, i));
-  atomicAdd(reinterpret_cast<unsigned long long*>(sum), static_cast<unsigned long long>(mine));
-}
-
+// reference: the host would draw and add 2^26 values for each check): integers, exact in any
+// order.
 double integer_sum_on_device(std::uint64_t seed, std::size_t n) {
-  harness::DeviceBuffer<long long> sum(1, 0);
-  harness::check(cudaMemset(sum.data(), 0, sizeof(long long)), "clear the reference sum");
-  integer_sum_of_draws<<<1024, 256>>>(seed, n, sum.data());
-  harness::check(cudaGetLastError(), "launch the reference sum");
-  return static_cast<double>(sum.download()[0]);
+  return static_cast<double>(harness::sum_on_device<long long>(
+      n, harness::DrawnElement<long long, NonzeroIntegers>{seed}));
 }
 
 void array_sum(harness::Case& c, const SumShape& s) {

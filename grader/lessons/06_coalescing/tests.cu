@@ -44,12 +44,6 @@ struct Scaled {
     return __fmul_rn(harness::RandomValues<float>{}(in_seed, k), scale);
   }
 };
-struct Copied {
-  std::uint64_t in_seed;
-  __device__ float operator()(std::size_t k) const {
-    return harness::RandomValues<float>{}(in_seed, k);
-  }
-};
 
 // ============================== by_channel ==============================
 
@@ -228,8 +222,8 @@ void vector_copy(harness::Case& c, const int& n) {
   c.bytes(2.0 * static_cast<double>(n) * sizeof(float));
   const int tail = n % 4, first_tail = n - tail;
   c.expect_exact(
-      out, harness::reference([&] { return in.host(); }, Copied{in.seed()}), harness::flat(),
-      [=](const harness::Mismatches& m) {
+      out, harness::reference([&] { return in.host(); }, harness::DrawnElement<float>{in.seed()}),
+      harness::flat(), [=](const harness::Mismatches& m) {
         if (tail == 0 || m.first < static_cast<std::size_t>(first_tail)) return std::string();
         return fmt::format(
             "out[{}] .. out[{}] are the tail: the n % 4 = {} floats after the last whole float4, "

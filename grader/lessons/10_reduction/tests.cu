@@ -331,28 +331,20 @@ harness::Advice arg_max_advice(const harness::Input<float>& xs, int blocks) {
   };
 }
 
-// The expected key of n ArgMaxValues drawn from `seed`, on the device (the speed test's
-// reference: the host would draw and scan 2^26 values for each check). atomicMax of every
-// element's key: the same result in any order.
-__global__ void arg_max_of_draws(std::uint64_t seed, std::size_t n, reduction::ArgMaxValues draw,
-                                 unsigned long long* key) {
-  unsigned long long best = 0;
-  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
-       i += stride) {
-    const unsigned long long k = reduction::arg_max_key(draw(seed, i), static_cast<long long>(i));
-    best = k > best ? k : best;
+// The key of element i of ArgMaxValues drawn from `seed`; their maximum, computed on the device,
+// is the expected key (the speed test's reference: the host would draw and scan 2^26 values for
+// each check), the same in any order.
+struct KeyOfDraw {
+  std::uint64_t seed;
+  reduction::ArgMaxValues draw;
+  __device__ unsigned long long operator()(std::size_t i) const {
+    return reduction::arg_max_key(draw(seed, i), static_cast<long long>(i));
   }
-  atomicMax(key, best);
-}
+};
 
 unsigned long long arg_max_on_device(std::uint64_t seed, std::size_t n,
                                      reduction::ArgMaxValues draw) {
-  harness::DeviceBuffer<unsigned long long> key(1, 0);
-  harness::check(cudaMemset(key.data(), 0, sizeof(unsigned long long)), "clear the reference key");
-  arg_max_of_draws<<<1024, 256>>>(seed, n, draw, key.data());
-  harness::check(cudaGetLastError(), "launch the reference arg max");
-  return key.download()[0];
+  return harness::max_on_device<unsigned long long>(n, KeyOfDraw{seed, draw});
 }
 
 void arg_max(harness::Case& c, const ArgMaxCase& a) {
@@ -454,21 +446,9 @@ harness::Advice sum_advice(const harness::Input<float>& xs, double tolerance) {
 // The sum of n PositiveMean values drawn from `seed`, in double on the device (the speed test's
 // reference). Double atomics add in any order: within about 1e-16 x n of the exact sum, far
 // inside the float bound; every value is positive, so it is also sum|x|.
-__global__ void double_sum_of_draws(std::uint64_t seed, std::size_t n, double* sum) {
-  double mine = 0;
-  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
-       i += stride)
-    mine += reduction::PositiveMean{}(seed, i);
-  atomicAdd(sum, mine);
-}
-
 double sum_on_device(std::uint64_t seed, std::size_t n) {
-  harness::DeviceBuffer<double> sum(1, 0);
-  harness::check(cudaMemset(sum.data(), 0, sizeof(double)), "clear the reference sum");
-  double_sum_of_draws<<<1024, 256>>>(seed, n, sum.data());
-  harness::check(cudaGetLastError(), "launch the reference sum");
-  return sum.download()[0];
+  return harness::sum_on_device<double>(
+      n, harness::DrawnElement<double, reduction::PositiveMean>{seed});
 }
 
 void sum_case(harness::Case& c, const SumCase& s) {

@@ -55,14 +55,6 @@ long long value_of(const std::string& shown) {
   return std::strtoll(shown.c_str(), nullptr, 10);
 }
 
-// The device form of a Reference (harness::Reference): element i of an array the test computed
-// on the device itself, into a buffer of its own that outlives the comparison.
-template <typename T>
-struct Stored {
-  const T* values;
-  __device__ T operator()(std::size_t i) const { return values[i]; }
-};
-
 // The inclusive scan of the whole of x, computed on the device into `scanned` (x.size()
 // elements): x drawn afresh from its seed, then scanned in place by cub::DeviceScan::InclusiveSum
 // (the ceiling's launcher). Never reads x's buffer, which the kernel under test could have
@@ -265,7 +257,7 @@ void device_scan_case(harness::Case& c, Step step, long long n) {
   scan_of_draws(x, scanned);
   c.expect_exact(out,
                  harness::reference([&] { return scan::inclusive_scan(x.host()); },
-                                    Stored<int>{scanned.data()}),
+                                    harness::ArrayElement<int>{scanned.data()}),
                  harness::flat(), device_advice(step, out, x));
 }
 
@@ -342,15 +334,17 @@ void compact(harness::Case& c, const long long& n) {
   const auto host_count = [&] {
     return std::vector<long long>{static_cast<long long>(scan::kept_elements(x.host()).size())};
   };
-  c.expect_exact(kept_count,
-                 harness::reference(host_count, Stored<long long>{selected_count.data()}));
+  c.expect_exact(
+      kept_count,
+      harness::reference(host_count, harness::ArrayElement<long long>{selected_count.data()}));
   const auto host_expected = [&] {
     const std::vector<int> kept = scan::kept_elements(x.host());
     std::vector<int> expected(count, poison_int());  // past the kept ones: untouched
     std::copy(kept.begin(), kept.end(), expected.begin());
     return expected;
   };
-  c.expect_exact(out, harness::reference(host_expected, Stored<int>{selected.data()}),
+  c.expect_exact(out,
+                 harness::reference(host_expected, harness::ArrayElement<int>{selected.data()}),
                  harness::flat(), compact_advice(out, x));
 }
 

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "harness/cuda_check.hpp"
+#include "harness/draw.hpp"  // HARNESS_HD
 
 namespace harness {
 
@@ -32,9 +33,9 @@ inline constexpr std::uint8_t kOutputPoison = 0xFE;
 inline constexpr std::uint8_t kInputGuard = 0xFF;
 
 /// Whether `element` (any type) still holds kOutputPoison in every byte: an output element the
-/// kernel never wrote.
+/// kernel never wrote. On the host and, in nvcc-compiled code, on the device (harness/fill.cuh).
 template <typename T>
-bool still_poisoned(const T& element) {
+HARNESS_HD bool still_poisoned(const T& element) {
   const auto* b = reinterpret_cast<const std::uint8_t*>(&element);
   for (std::size_t k = 0; k < sizeof(T); ++k)
     if (b[k] != kOutputPoison) return false;

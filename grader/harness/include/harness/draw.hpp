@@ -130,6 +130,16 @@ struct RandomValues<float4> {
   }
 };
 
+/// Element i of the values `draw` gives from `seed`: a device reference (harness::Reference) for a
+/// copy, and what an input still holds when the kernel left it unchanged (harness/fill.cuh).
+template <typename T, typename Draw = RandomValues<T>>
+struct DrawnElement {
+  std::uint64_t seed;  ///< the input's seed (Input::seed())
+  Draw draw = {};      ///< the input's draw
+  /// Element `i` as drawn.
+  HARNESS_HD T operator()(std::size_t i) const { return draw(seed, i); }
+};
+
 /// A device reference (harness::Reference) for a transpose: element i of the cols x rows
 /// transpose of the rows x cols row-major matrix drawn by `draw` from `seed`, that is
 /// out[c][r] = in[r][c] with i = c * rows + r. Lessons 07 and 09.

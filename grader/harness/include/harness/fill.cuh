@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "harness/buffer.hpp"  // DeviceBuffer, DeviceCount, kOutputPoison
@@ -23,6 +24,17 @@
 #include "harness/data.hpp"  // Near
 
 namespace harness {
+
+/// Element i of an array in device memory: how the comparisons read a kernel's output, and a
+/// device reference (harness::Reference) whose values a test computed into a buffer of its own
+/// from the inputs' draws (lesson 11: a fresh draw scanned by CUB), for references that no
+/// per-element formula gives cheaply. The buffer must outlive the comparison.
+template <typename T>
+struct ArrayElement {
+  const T* values;  ///< device pointer
+  /// Element `i`.
+  __device__ T operator()(std::size_t i) const { return values[i]; }
+};
 
 namespace detail {
 
@@ -78,10 +90,6 @@ cudaError_t fill_pitched_on_device(T* base, std::size_t pitch, std::size_t rows,
   return cudaGetLastError();
 }
 
-}  // namespace harness
-
-namespace harness {
-
 namespace detail {
 
 template <typename T>
@@ -114,12 +122,7 @@ __global__ void count_wrong(std::size_t n, Judge judge, DeviceCount* count) {
   atomicMin(&count->first, first);
 }
 
-// Element i of a linear array, and of a pitched matrix with `cols` elements per row.
-template <typename T>
-struct Linear {
-  const T* p;
-  __device__ T operator()(std::size_t i) const { return p[i]; }
-};
+// Element i of a pitched matrix with `cols` elements per row (a linear array's: ArrayElement).
 template <typename T>
 struct PitchedAt {
   const char* base;
@@ -161,10 +164,7 @@ struct Within {
 struct StillPoisoned {
   template <typename T>
   __device__ bool operator()(std::size_t, const T& g) const {
-    const unsigned char* b = reinterpret_cast<const unsigned char*>(&g);
-    for (unsigned k = 0; k < sizeof(T); ++k)
-      if (b[k] != kOutputPoison) return false;
-    return true;
+    return still_poisoned(g);
   }
 };
 template <typename Reference>
@@ -176,19 +176,11 @@ struct StillInitial {
   }
 };
 
-template <typename T, typename Draw>
-struct FromDraw {
-  std::uint64_t seed;
-  Draw draw;
-  __device__ T operator()(std::size_t i) const { return draw(seed, i); }
-};
+// An input is unchanged when it still holds its draw: its reference is the draw itself.
 template <typename T, typename Draw>
 struct StillDrawn {
-  std::uint64_t seed;
-  Draw draw;
-  __device__ bool operator()(std::size_t i, const T& g) const {
-    return same_bits(g, static_cast<T>(draw(seed, i)));
-  }
+  DrawnElement<T, Draw> drawn;
+  __device__ bool operator()(std::size_t i, const T& g) const { return same_bits(g, drawn(i)); }
 };
 
 template <typename Judge>
@@ -235,14 +227,77 @@ std::vector<R> evaluate_on_device(Reference reference, std::size_t first, std::s
 
 }  // namespace detail
 
+namespace detail {
+
+// The sum and the maximum of a reduce_on_device(): the identity, the combination of two values,
+// and the merge of a thread's result into the one result (atomic: any order gives the same
+// result for integers and keys, and a double sum within its rounding).
+template <typename T>
+struct Sum {
+  __device__ T identity() const { return T{}; }
+  __device__ T operator()(T a, T b) const { return a + b; }
+  __device__ void merge(T* into, T v) const {
+    if constexpr (std::is_same_v<T, long long>)
+      atomicAdd(reinterpret_cast<unsigned long long*>(into), static_cast<unsigned long long>(v));
+    else
+      atomicAdd(into, v);
+  }
+};
+template <typename T>
+struct Max {
+  __device__ T identity() const { return T{}; }  // unsigned keys: 0 is the least
+  __device__ T operator()(T a, T b) const { return a > b ? a : b; }
+  __device__ void merge(T* into, T v) const { atomicMax(into, v); }
+};
+
+template <typename T, typename Value, typename Op>
+__global__ void reduce_values(std::size_t n, Value value, Op op, T* result) {
+  T mine = op.identity();
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+       i += stride)
+    mine = op(mine, value(i));
+  op.merge(result, mine);
+}
+
+template <typename T, typename Value, typename Op>
+T reduce_on_device(std::size_t n, Value value, Op op) {
+  DeviceBuffer<T> result(1, 0);
+  check(cudaMemset(result.data(), 0, sizeof(T)), "clear a reference's result");
+  reduce_values<<<1024, 256>>>(n, value, op, result.data());
+  check(cudaGetLastError(), "launch a reference reduction");
+  return result.download()[0];
+}
+
+}  // namespace detail
+
+/// The sum over i < n of value(i), computed on the device: the reference of a whole-array sum
+/// in the speed test, where the host would draw and add 2^26 values for each check. `value` is
+/// a functor `__device__ T operator()(std::size_t i) const` from the inputs' draws (e.g.
+/// DrawnElement<long long, TheLessonsDraw>{x.seed()}). Exact for integer T; for double, within
+/// its rounding (the order of the additions is not fixed). T: long long, unsigned long long or
+/// double. @throws CudaError.
+template <typename T, typename Value>
+T sum_on_device(std::size_t n, Value value) {
+  return detail::reduce_on_device<T>(n, value, detail::Sum<T>{});
+}
+
+/// The maximum over i < n of value(i) (unsigned keys, 0 the least: e.g. an arg max's packed
+/// value and index), computed on the device as sum_on_device() computes sums. @throws CudaError.
+template <typename T, typename Value>
+T max_on_device(std::size_t n, Value value) {
+  return detail::reduce_on_device<T>(n, value, detail::Max<T>{});
+}
+
 /// Counts the elements of `now` (n on the device) that are no longer draw(seed, i): the check
 /// that a kernel left its input unchanged, made on the device.
 template <typename T, typename Draw>
 cudaError_t count_changed_on_device(const T* now, std::size_t n, std::uint64_t seed, Draw draw,
                                     DeviceCount& out) {
-  using Judge = detail::SameBits<T, detail::Linear<T>, detail::FromDraw<T, Draw>,
-                                 detail::StillDrawn<T, Draw>>;
-  return detail::count_on_device(n, Judge{{now}, {seed, draw}, {seed, draw}}, out);
+  const DrawnElement<T, Draw> drawn{seed, draw};
+  using Judge =
+      detail::SameBits<T, ArrayElement<T>, DrawnElement<T, Draw>, detail::StillDrawn<T, Draw>>;
+  return detail::count_on_device(n, Judge{{now}, drawn, {drawn}}, out);
 }
 
 }  // namespace harness

@@ -56,6 +56,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -165,7 +166,6 @@ struct Buffer : BufferBase {
   std::size_t size() const override { return memory.size(); }
   void* device() override { return memory.data(); }
   std::size_t element_bytes() const override { return sizeof(T); }
-  std::vector<T> download() const { return memory.download(); }
   void before_launch() override {
     if (role == Role::output) {
       memory.poison();
@@ -275,7 +275,7 @@ class Output {
   std::size_t size() const { return buf_->size(); }       ///< elements (guard excluded)
   const std::string& name() const { return buf_->name; }  ///< as in messages
   /// Copies the elements to the host. @throws CudaError.
-  std::vector<T> download() const { return buf_->download(); }
+  std::vector<T> download() const { return buf_->memory.download(); }
 
  private:
   friend class Case;
@@ -299,7 +299,7 @@ class InOut {
   }
   std::uint64_t seed() const { return buf_->seed; }  ///< as Input::seed()
   /// Copies the elements to the host. @throws CudaError.
-  std::vector<T> download() const { return buf_->download(); }
+  std::vector<T> download() const { return buf_->memory.download(); }
 
  private:
   friend class Case;
@@ -320,6 +320,20 @@ template <typename T>
 T* unwrap(const InOut<T>& x) {
   return x.data();
 }
+
+// The element type of an Output or an InOut, and what its unwritten elements are called.
+template <typename A>
+struct Compared;
+template <typename T>
+struct Compared<Output<T>> {
+  using type = T;
+  static constexpr const char* never = "never written";
+};
+template <typename T>
+struct Compared<InOut<T>> {
+  using type = T;
+  static constexpr const char* never = "never updated";
+};
 }  // namespace detail
 
 /// A step's reference in two forms, for Case::expect_exact and Case::expect_near: `host()`
@@ -463,25 +477,19 @@ class Case {
            compare_bits(expected, got, [&](std::size_t i) { return still_poisoned(got[i]); }),
            where, advice, "never written");
   }
-  /// Compares `out` with a Reference bit for bit: on the device in the speed test and under
-  /// keep_on_device(), on the host otherwise (and the device reference checked against the host
-  /// one). Defined in nvcc-compiled code only. @throws std::logic_error when the two references
-  /// disagree (a mistake in the hidden test).
-  template <typename T, typename H, typename D>
-  void expect_exact(const Output<T>& out, const Reference<H, D>& ref, Where where = flat(),
+  /// Compares `a` (an Output or an InOut) with a Reference bit for bit: on the device in the
+  /// speed test and under keep_on_device(), on the host otherwise, where the device reference is
+  /// first checked against the host one (and, for an InOut, its initial(i) against the values
+  /// drawn). Unwritten elements are those still poisoned (Output) or still at
+  /// ref.device.initial(i) (InOut). Defined in nvcc-compiled code only. @throws std::logic_error
+  /// when the two references disagree (a mistake in the hidden test).
+  template <typename A, typename H, typename D>
+  void expect_exact(const A& a, const Reference<H, D>& ref, Where where = flat(),
                     Advice advice = {});
-  /// As above for an array updated in place (unwritten = still ref.device.initial(i)).
-  template <typename T, typename H, typename D>
-  void expect_exact(const InOut<T>& a, const Reference<H, D>& ref, Where where = flat(),
-                    Advice advice = {});
-  /// Compares `out` with a tolerant Reference (host(): exact values and tolerances; device:
-  /// harness::Near per element), on the device in the speed test, as expect_exact above.
-  template <typename H, typename D>
-  void expect_near(const Output<float>& out, const Reference<H, D>& ref, Where where = flat(),
-                   Advice advice = {});
-  /// As above for an array updated in place (unwritten = still ref.device.initial(i)).
-  template <typename H, typename D>
-  void expect_near(const InOut<float>& a, const Reference<H, D>& ref, Where where = flat(),
+  /// As above for a tolerant Reference of a float Output or InOut (host(): exact values and
+  /// tolerances; device: harness::Near per element).
+  template <typename A, typename H, typename D>
+  void expect_near(const A& a, const Reference<H, D>& ref, Where where = flat(),
                    Advice advice = {});
   /// Whether every input and in-out array of the case was drawn (Case::input(name, n, draw))
   /// and left as drawn: then a device reference, which computes from the draws, applies.
@@ -588,6 +596,12 @@ class Case {
   void admit(std::size_t n) const;             // throws SkipCase for large shapes under --quick
   std::size_t guard_for(std::size_t n) const;  // none when timing or under compute-sanitizer
   void restore_replayed();                     // replay()'s outputs into buffers
+  // An in-place array's device reference must start from the values drawn (vouch()); an output
+  // has no initial values to check.
+  template <typename T, typename D>
+  void vouch_initial(const InOut<T>& a, const D& device) const;
+  template <typename T, typename D>
+  void vouch_initial(const Output<T>&, const D&) const {}
   [[noreturn]] void disagree(std::size_t i, const std::string& host,
                              const std::string& device) const;
 
@@ -608,8 +622,8 @@ class Case {
 
 #if defined(__CUDACC__)
 namespace detail {
-// Gives a linear buffer its draw: on the device (every launch of the speed test) and on the host
-// (a replay's inputs).
+// Gives a linear buffer its draw: on the device (the case's values, and every launch of the speed
+// test) and on the host (the speed test's host copy, drawn only when a body asks for it).
 template <typename T, typename Draw>
 void give_draw(Buffer<T>* b, std::size_t n, Draw draw) {
   b->redraw = [p = b->memory.data(), n, draw](std::uint64_t seed, cudaStream_t stream) {
@@ -680,74 +694,59 @@ struct InitialOf {
   D device;
   __device__ T operator()(std::size_t i) const { return device.initial(i); }
 };
+
+// What an element held before the launch: an output's poison, or an in-place array's initial
+// value as its device reference gives it.
+template <typename T, typename D>
+StillPoisoned before_launch_of(const Output<T>&, const D&) {
+  return {};
+}
+template <typename T, typename D>
+StillInitial<D> before_launch_of(const InOut<T>&, const D& device) {
+  return {device};
+}
 }  // namespace detail
 
-template <typename T, typename H, typename D>
-void Case::expect_exact(const Output<T>& out, const Reference<H, D>& ref, Where where,
-                        Advice advice) {
-  if (timing() || device_only_) {
-    report(out.name(),
-           detail::exact_on_device<T>(detail::Linear<T>{out.data()}, out.size(), ref.device,
-                                      detail::StillPoisoned{}),
-           where, advice, "never written");
-    return;
-  }
-  const std::vector<T> expected = ref.host();
-  if (all_drawn()) vouch(expected, detail::evaluate_on_device<T>(ref.device, 0, expected.size()));
-  expect_exact(out, expected, where, advice);
-}
-
-template <typename T, typename H, typename D>
-void Case::expect_exact(const InOut<T>& a, const Reference<H, D>& ref, Where where, Advice advice) {
+template <typename A, typename H, typename D>
+void Case::expect_exact(const A& a, const Reference<H, D>& ref, Where where, Advice advice) {
+  using T = typename detail::Compared<A>::type;
   if (timing() || device_only_) {
     report(a.name(),
-           detail::exact_on_device<T>(detail::Linear<T>{a.data()}, a.size(), ref.device,
-                                      detail::StillInitial<D>{ref.device}),
-           where, advice, "never updated");
+           detail::exact_on_device<T>(ArrayElement<T>{a.data()}, a.size(), ref.device,
+                                      detail::before_launch_of(a, ref.device)),
+           where, advice, detail::Compared<A>::never);
     return;
   }
   const std::vector<T> expected = ref.host();
   if (all_drawn()) {
     vouch(expected, detail::evaluate_on_device<T>(ref.device, 0, expected.size()));
-    vouch(a.host(),
-          detail::evaluate_on_device<T>(detail::InitialOf<T, D>{ref.device}, 0, a.size()));
+    vouch_initial(a, ref.device);
   }
   expect_exact(a, expected, where, advice);
 }
 
-template <typename H, typename D>
-void Case::expect_near(const Output<float>& out, const Reference<H, D>& ref, Where where,
-                       Advice advice) {
-  if (timing() || device_only_) {
-    report(out.name(),
-           detail::near_on_device(detail::Linear<float>{out.data()}, out.size(), ref.device,
-                                  detail::StillPoisoned{}),
-           where, advice, "never written");
-    return;
-  }
-  const auto [exact, tolerance] = ref.host();
-  if (all_drawn())
-    vouch(exact, tolerance, detail::evaluate_on_device<Near>(ref.device, 0, exact.size()));
-  expect_near(out, exact, tolerance, where, advice);
-}
-
-template <typename H, typename D>
-void Case::expect_near(const InOut<float>& a, const Reference<H, D>& ref, Where where,
-                       Advice advice) {
+template <typename A, typename H, typename D>
+void Case::expect_near(const A& a, const Reference<H, D>& ref, Where where, Advice advice) {
+  static_assert(std::is_same_v<typename detail::Compared<A>::type, float>,
+                "a tolerant comparison is made on float outputs");
   if (timing() || device_only_) {
     report(a.name(),
-           detail::near_on_device(detail::Linear<float>{a.data()}, a.size(), ref.device,
-                                  detail::StillInitial<D>{ref.device}),
-           where, advice, "never updated");
+           detail::near_on_device(ArrayElement<float>{a.data()}, a.size(), ref.device,
+                                  detail::before_launch_of(a, ref.device)),
+           where, advice, detail::Compared<A>::never);
     return;
   }
   const auto [exact, tolerance] = ref.host();
   if (all_drawn()) {
     vouch(exact, tolerance, detail::evaluate_on_device<Near>(ref.device, 0, exact.size()));
-    vouch(a.host(),
-          detail::evaluate_on_device<float>(detail::InitialOf<float, D>{ref.device}, 0, a.size()));
+    vouch_initial(a, ref.device);
   }
   expect_near(a, exact, tolerance, where, advice);
+}
+
+template <typename T, typename D>
+void Case::vouch_initial(const InOut<T>& a, const D& device) const {
+  vouch(a.host(), detail::evaluate_on_device<T>(detail::InitialOf<T, D>{device}, 0, a.size()));
 }
 #endif
 
