@@ -25,9 +25,9 @@ __global__ void histogram_rung_warp_aggregated(const unsigned char* __restrict__
   histogram::rungs::warp_aggregated(data, n, bins);
 }
 
-__global__ void histogram_rung_block_counters(const unsigned char* __restrict__ data, long long n,
-                                              unsigned* __restrict__ bins) {
-  histogram::rungs::block_counters(data, n, bins);
+__global__ void histogram_rung_warp_counters_merged(const unsigned char* __restrict__ data,
+                                                    long long n, unsigned* __restrict__ bins) {
+  histogram::rungs::warp_counters_merged(data, n, bins);
 }
 
 __global__ void histogram_rung_byte_loads(const unsigned char* __restrict__ data, long long n,
@@ -103,12 +103,12 @@ bench::Table ladder_table(const bench::Context& ctx) {
       "__match_any_sync, one global atomic per distinct byte of a warp");
   row("histogram_rung_byte_loads", rung(histogram_rung_byte_loads, b.data.data(), b.bins.data(), n),
       "per-warp shared counters, 1-byte loads");
-  row("histogram_rung_block_counters",
-      rung(histogram_rung_block_counters, b.data.data(), b.bins.data(), n),
-      "one shared copy per block, 4-byte loads");
+  row("histogram_rung_warp_counters_merged",
+      rung(histogram_rung_warp_counters_merged, b.data.data(), b.bins.data(), n),
+      "per-warp counters, 4-byte loads, equal bytes of a word merged");
   row("histogram_shared (yours)",
       course(histogram::launch_histogram_shared, b.data.data(), b.bins.data(), n),
-      "per-warp counters, 4-byte loads, equal bytes merged");
+      "one shared copy per block, 4-byte loads, an atomic per byte");
   row("histogram_vector (yours)",
       course(histogram::launch_histogram_vector, b.data.data(), b.bins.data(), n),
       "as above with uint4 loads");
@@ -131,13 +131,13 @@ bench::Table contention_table(const bench::Context& ctx) {
     t.rows.push_back(bench::measure(ctx, "cub::DeviceHistogram::HistogramEven, " + s, cub, cub,
                                     bytes, "the ceiling of this share"));
     t.rows.push_back(bench::measure_checked(
-        ctx, "histogram_rung_block_counters, " + s, cub,
-        rung(histogram_rung_block_counters, b.data.data(), b.bins.data(), n), bytes,
-        "one copy per block, an atomic per byte", b.bins, b.expected, at));
+        ctx, "histogram_rung_warp_counters_merged, " + s, cub,
+        rung(histogram_rung_warp_counters_merged, b.data.data(), b.bins.data(), n), bytes,
+        "per-warp counters, equal bytes of a word merged", b.bins, b.expected, at));
     t.rows.push_back(bench::measure_checked(
         ctx, "histogram_shared (yours), " + s, cub,
         course(histogram::launch_histogram_shared, b.data.data(), b.bins.data(), n), bytes,
-        "per-warp counters, equal bytes merged", b.bins, b.expected, at));
+        "one copy per block, an atomic per byte", b.bins, b.expected, at));
     t.rows.push_back(bench::measure_checked(
         ctx, "histogram_vector (yours), " + s, cub,
         course(histogram::launch_histogram_vector, b.data.data(), b.bins.data(), n), bytes,

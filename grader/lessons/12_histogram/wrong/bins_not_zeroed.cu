@@ -6,11 +6,10 @@
 namespace histogram {
 UNUSED_HISTOGRAM_GLOBAL
 UNUSED_HISTOGRAM_VECTOR
-
 __global__ void histogram_shared(const unsigned char* __restrict__ data, long long n,
                                  unsigned* __restrict__ bins) {
-  __shared__ wrong_helpers::WarpCounters counts;  // never cleared
-  wrong_helpers::count_words(data, n, counts[threadIdx.x / WARP_SIZE]);
+  __shared__ unsigned counts[BINS];  // never cleared
+  wrong_helpers::count_words(data, n, counts);
   wrong_helpers::merge(counts, bins);
 }
 }  // namespace histogram

@@ -5,16 +5,14 @@
 namespace histogram {
 UNUSED_HISTOGRAM_GLOBAL
 UNUSED_HISTOGRAM_VECTOR
-
 __global__ void histogram_shared(const unsigned char* __restrict__ data, long long n,
                                  unsigned* __restrict__ bins) {
-  __shared__ wrong_helpers::WarpCounters counts;
-  wrong_helpers::clear(&counts[0][0], WARPS_PER_BLOCK * BINS);
+  __shared__ unsigned counts[BINS];
+  wrong_helpers::clear(counts);
   const unsigned* words = reinterpret_cast<const unsigned*>(data);
   const long long whole = n / 4, g = wrong_helpers::global_thread();
-  unsigned* mine = counts[threadIdx.x / WARP_SIZE];
-  if (g < whole) wrong_helpers::count_word(mine, words[g]);  // one pass only, no loop
-  if (g < n - 4 * whole) atomicAdd(&mine[data[4 * whole + g]], 1u);
+  if (g < whole) wrong_helpers::count_word(counts, words[g]);  // one pass only, no loop
+  if (g < n - 4 * whole) atomicAdd(&counts[data[4 * whole + g]], 1u);
   wrong_helpers::merge(counts, bins);
 }
 }  // namespace histogram
