@@ -25,20 +25,22 @@ __global__ void histogram_global(const unsigned char* __restrict__ data, long lo
 // Grid: histogram_grid(n) blocks of 256 threads; data is 16-byte aligned.
 __global__ void histogram_shared(const unsigned char* __restrict__ data, long long n,
                                  unsigned* __restrict__ bins) {
-  // TODO(privatized): __shared__ counters, one set of 256 per warp (8 KiB per block). Clear them,
-  // __syncthreads(), then a grid-stride loop reading 4 bytes at a time as one unsigned (the 0-3
-  // bytes after the last whole word one by one), each byte adding to its warp's counter with a
-  // shared atomicAdd. __syncthreads(), then thread t adds bin t of the 8 warps and makes one
-  // atomicAdd(&bins[t], total) for the block.
-  // TODO(skew_10, skew_40, skew_90): the same kernel must hold its speed when most bytes are
-  // equal: add equal bytes of a word together, one atomic per distinct byte.
+  // TODO(privatized): one __shared__ copy of the 256 counters for the block (thread t clears
+  // counter t), __syncthreads(), then a grid-stride loop reading 4 bytes at a time as one
+  // unsigned (the 0-3 bytes after the last whole word one by one), each byte adding 1 to its
+  // counter with a shared atomicAdd. __syncthreads(), then thread t makes the block's one
+  // atomicAdd(&bins[t], counts[t]).
+  // TODO(skew_10, skew_40, skew_90): the same kernel, timed on bytes of which 10%, 40% and 90% are
+  // one value. Keep the loop lean: on our H200 one copy per block with an atomic per byte held up
+  // under contention better than per-warp copies with equal bytes merged (README.md, step 3).
 }
 
 // Grid: histogram_grid(n) blocks of 256 threads; data is 16-byte aligned.
 __global__ void histogram_vector(const unsigned char* __restrict__ data, long long n,
                                  unsigned* __restrict__ bins) {
-  // TODO(beyond_cub): histogram_shared with uint4 loads: 16 bytes per thread per load, two loads
-  // per iteration before their atomics; the 0-15 bytes after the last whole vector one by one.
+  // TODO(beyond_cub): histogram_shared (the same one copy per block, clear and merge) with uint4
+  // loads: 16 bytes per thread per load, two loads per iteration issued before their atomics; the
+  // 0-15 bytes after the last whole vector one by one.
 }
 
 }  // namespace histogram
