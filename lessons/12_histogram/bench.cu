@@ -1,9 +1,9 @@
 // Lesson 12's tables for the lab's bench: the histogram ladder on uniform bytes (global atomics,
-// warp aggregation, the textbook privatized kernel, byte loads, yours) against
-// cub::DeviceHistogram::HistogramEven, and the contention sweep (0-100% of the bytes one value),
-// each row against CUB on the same bytes. Every kernel is checked once against CUB's histogram
-// of the same bytes before it is timed. Kernel names let `ncu --kernel-name regex:histogram_`
-// pick a row.
+// warp aggregation, byte loads, per-warp counters with equal bytes merged, yours) against
+// cub::DeviceHistogram::HistogramEven, and the contention sweep (0-100% of the bytes one value:
+// the per-warp merged rung and yours), each row against CUB on the same bytes. Every kernel is
+// checked once against CUB's histogram of the same bytes before it is timed. Kernel names let
+// `ncu --kernel-name regex:histogram_` pick a row.
 #include <fmt/format.h>
 
 #include <cstdint>
