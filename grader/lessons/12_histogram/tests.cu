@@ -165,8 +165,9 @@ harness::Advice bins_advice(const harness::Output<unsigned>& bins,
     return out + fmt::format(
                      "{} counts were lost: updates of one counter at the same moment of which "
                      "only one took effect (a counter read and written without an atomic, or a "
-                     "merge whose atomics are not device-wide, such as atomicAdd_block), or bytes "
-                     "that no thread visited",
+                     "merge whose atomics are not device-wide, such as atomicAdd_block), a merge "
+                     "that reads the shared counters before every warp has finished counting (a "
+                     "missing __syncthreads()), or bytes that no thread visited",
                      course::group_thousands(static_cast<double>(nn - total)));
   };
 }
