@@ -91,7 +91,10 @@ using Launcher = cudaError_t (*)(const unsigned char* data, unsigned* bins, long
 cudaError_t histogram_grid(long long n, unsigned* blocks);
 
 /// Step `global_atomics`: zeroes `bins`, launches histogram_global on histogram_grid(n).
-/// @param data n bytes, device memory; @param bins BINS unsigned, device memory; @param n >= 1
+/// @param data   n bytes, device memory
+/// @param bins   BINS unsigned, device memory
+/// @param n      number of bytes, >= 1
+/// @param stream the stream of the memset and the launch
 cudaError_t launch_histogram_global(const unsigned char* data, unsigned* bins, long long n,
                                     cudaStream_t stream = 0);
 

@@ -9,10 +9,12 @@
 namespace histogram {
 namespace rungs {
 
+/// The calling thread's index in the whole grid (blocks of one dimension).
 __device__ __forceinline__ long long global_thread() {
   return static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
 }
 
+/// Threads in the whole grid: the stride of a grid-stride loop.
 __device__ __forceinline__ long long grid_threads() {
   return static_cast<long long>(gridDim.x) * blockDim.x;
 }
