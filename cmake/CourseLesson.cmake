@@ -138,6 +138,20 @@ function(course_add_lesson id lesson_json)
       endforeach()
     endif()
   endif()
+  # Runtime calls the lesson's own code counts (lessons/course.json "link_wraps"): GNU ld's
+  # --wrap=NAME sends every call of NAME in the lesson's executables (grade_<id>*, bench) to
+  # __wrap_NAME, which the lesson's launch code defines and which calls __real_NAME.
+  string(JSON wraps ERROR_VARIABLE no_wraps GET "${lesson_json}" link_wraps)
+  if(NOT no_wraps)
+    string(JSON nwrap LENGTH "${wraps}")
+    if(nwrap GREATER 0)
+      math(EXPR wlast "${nwrap} - 1")
+      foreach(k RANGE ${wlast})
+        string(JSON fn GET "${wraps}" ${k})
+        target_link_options(lesson_${id}_launch INTERFACE "LINKER:--wrap=${fn}")
+      endforeach()
+    endif()
+  endif()
 
   add_library(lesson_${id}_tests OBJECT ${tests})
   target_link_libraries(lesson_${id}_tests PUBLIC lesson_${id}_launch course_harness GTest::gtest)
