@@ -13,6 +13,7 @@
 #include "course/protocol.hpp"
 #include "harness/clocks.hpp"
 #include "harness/device.hpp"
+#include "harness/host_timing.hpp"
 #include "harness/manifest_step.hpp"
 #include "harness/resources.hpp"
 
@@ -338,9 +339,8 @@ void run_correctness(const std::string& lesson, const std::string& step, const s
   if (!skipped.empty() && c.failures().empty()) GTEST_SKIP() << skipped;
 }
 
-namespace {
-
-// Records what the report shows for a speed test (course::SpeedFigures reads them).
+// Records what the report shows for a speed test (course::SpeedFigures reads them); also the
+// host-call speed test's (host_timing.cpp).
 void record_timing(const PairedTiming& t, const course::GateDecision& d) {
   record("gbps", t.student_gbps);
   record("ceiling_gbps", t.ceiling_gbps);
@@ -358,8 +358,6 @@ void record_timing(const PairedTiming& t, const course::GateDecision& d) {
     record("pairs_at_first_decision", static_cast<double>(t.first_straddle_pairs));
   record("peak_gbps", current_device().datasheet_peak_gbps());
 }
-
-}  // namespace
 
 namespace {
 
