@@ -65,7 +65,12 @@ struct HostCallTiming {
 /// Times `k` in samples (ceiling, then the student's call) until course::keep_sampling() says
 /// stop, two untimed warm-up samples first. Every sample is verified; the first failure stops
 /// the loop (HostCallTiming::failure).
-/// @param bytes bytes the task moves (for the GB/s figures), e.g. host to device + device to host
+/// @param k       the sample's calls
+/// @param bytes   bytes the task moves (for the GB/s figures), e.g. host to device + device to host
+/// @param gate    the step's gate (fraction of the ceiling), if any: sampling goes on while the
+///                ratio's interquartile range straddles it
+/// @param impossible_above the step's impossible bound (course::decide_gate())
+/// @param policy  minimum and maximum samples, target spread, time cap
 /// @throws CudaError when a synchronization fails.
 HostCallTiming time_host_calls(const HostCalls& k, double bytes, std::optional<double> gate,
                                double impossible_above, const course::SamplingPolicy& policy);
