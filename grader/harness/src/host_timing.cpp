@@ -124,15 +124,7 @@ void run_host_speed(const std::string& lesson, const std::string& step,
   if (quick()) GTEST_SKIP() << course::protocol::kQuickSkipPrefix << "not timed";
   if (std::string why = unsupported(lesson, step); !why.empty()) GTEST_SKIP() << why;
   const course::Step& s = manifest_step(lesson, step);
-  const std::optional<double> gate =
-      s.gate ? std::optional<double>(s.gate->fraction_of_ceiling) : std::nullopt;
-  record("kind", "speed");
-  record("ceiling_kernel", s.ceiling.kernel);
-  record("ceiling_kind", s.ceiling.kind);
-  if (gate)
-    record("gate", *gate);
-  else
-    record_null("gate");
+  const std::optional<double> gate = record_speed_step(s);
   try {
     const HostSpeedTest test = setup();
     record("shape", test.shape);

@@ -339,6 +339,19 @@ void run_correctness(const std::string& lesson, const std::string& step, const s
   if (!skipped.empty() && c.failures().empty()) GTEST_SKIP() << skipped;
 }
 
+std::optional<double> record_speed_step(const course::Step& s) {
+  const std::optional<double> gate =
+      s.gate ? std::optional<double>(s.gate->fraction_of_ceiling) : std::nullopt;
+  record("kind", "speed");
+  record("ceiling_kernel", s.ceiling.kernel);
+  record("ceiling_kind", s.ceiling.kind);
+  if (gate)
+    record("gate", *gate);
+  else
+    record_null("gate");
+  return gate;
+}
+
 // Records what the report shows for a speed test (course::SpeedFigures reads them); also the
 // host-call speed test's (host_timing.cpp).
 void record_timing(const PairedTiming& t, const course::GateDecision& d) {
@@ -438,15 +451,7 @@ void run_speed(const std::string& lesson, const std::string& step,
   if (quick()) GTEST_SKIP() << course::protocol::kQuickSkipPrefix << "not timed";
   if (std::string why = unsupported(lesson, step); !why.empty()) GTEST_SKIP() << why;
   const course::Step& s = manifest_step(lesson, step);
-  const std::optional<double> gate =
-      s.gate ? std::optional<double>(s.gate->fraction_of_ceiling) : std::nullopt;
-  record("kind", "speed");
-  record("ceiling_kernel", s.ceiling.kernel);
-  record("ceiling_kind", s.ceiling.kind);
-  if (gate)
-    record("gate", *gate);
-  else
-    record_null("gate");
+  const std::optional<double> gate = record_speed_step(s);
 
   // 1. Never time a wrong kernel: a kernel that skips work would look fast.
   const std::uint64_t seed = case_seed(step, "timed");

@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "course/manifest.hpp"
 #include "course/stats.hpp"
 #include "harness/lesson.hpp"
 #include "harness/timing.hpp"
@@ -90,6 +91,8 @@ void run_host_speed(const std::string& lesson, const std::string& step,
                     const std::function<HostSpeedTest()>& setup);
 // Records what the report shows for a speed test (lesson.cpp; course::SpeedFigures reads it).
 void record_timing(const PairedTiming& t, const course::GateDecision& d);
+// Records a speed test's step: its kind, ceiling and gate (lesson.cpp); returns the gate.
+std::optional<double> record_speed_step(const course::Step& s);
 }  // namespace detail
 
 /// Registers "<step>/Speed.timed" for a step whose timed code is a host function: `setup()`
