@@ -2,13 +2,7 @@
 #include "parts.cuh"
 
 namespace streams {
-cudaError_t pinned_alloc(float** p, std::size_t n) {
-  *p = nullptr;
-  if (n == 0) return cudaSuccess;
-  const cudaError_t err = cudaMallocHost(reinterpret_cast<void**>(p), n * sizeof(float));
-  if (err != cudaSuccess) *p = nullptr;
-  return err;
-}
+RIGHT_PINNED_ALLOC
 cudaError_t pinned_free(float*) {
   return cudaSuccess;  // forgotten: cudaFreeHost
 }

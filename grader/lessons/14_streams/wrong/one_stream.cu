@@ -7,15 +7,10 @@ RIGHT_PINNED
 
 cudaError_t pipeline(const float* in, float* out, float* d_x, float* d_y, std::size_t n) {
   if (n == 0) return cudaSuccess;
-  cudaStream_t s = nullptr;
-  cudaError_t err = cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
-  if (err != cudaSuccess) return err;
-  const std::size_t chunk = (n + 15) / 16;
-  for (std::size_t first = 0; err == cudaSuccess && first < n; first += chunk)
-    err = enqueue_chunk(in, out, d_x, d_y, first, std::min(chunk, n - first), s);
-  const cudaError_t waited = cudaStreamSynchronize(s);
-  if (err == cudaSuccess) err = waited;
-  const cudaError_t destroyed = cudaStreamDestroy(s);
-  return err == cudaSuccess ? destroyed : err;
+  Streams st(1);
+  cudaError_t err = st.err;
+  if (err == cudaSuccess)
+    err = enqueue_all(in, out, d_x, d_y, n, 16, [&](std::size_t) { return st.s[0]; });
+  return st.finish(err);
 }
 }  // namespace streams
