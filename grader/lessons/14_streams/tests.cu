@@ -21,7 +21,6 @@
 
 #include "harness/host_timing.hpp"
 #include "harness/lesson.hpp"
-#include "harness/resources.hpp"
 #include "steps/14_streams.hpp"
 #include "streams.cuh"
 
@@ -154,7 +153,6 @@ harness::HostSpeedTest pinned_speed() {
       cudaFreeHost(ref_dst);
     }
   };
-  harness::require_memory(bytes + (std::size_t(1) << 30), 4 * bytes, "4 host buffers of 256 MiB");
   auto b = std::make_shared<Buffers>(n);
   harness::check(streams::pinned_alloc(&b->src, n), "pinned_alloc (yours) of 256 MiB");
   harness::check(streams::pinned_alloc(&b->dst, n), "pinned_alloc (yours) of 256 MiB");
@@ -301,9 +299,6 @@ void overlap_case(harness::Case& c, const int& n_int) {
   const std::size_t n = static_cast<std::size_t>(n_int);
   c.describe("pipeline", fmt::format("n = {} floats, in and out page-locked", n));
   skip_large_under_quick(n);
-  if (n > (1u << 24))
-    harness::require_memory(2 * n * sizeof(float) + (1u << 30), 3 * n * sizeof(float),
-                            "in, out, d_x and d_y of 256 MiB each");
   PipelineBuffers b(n, 4096);
   b.prepare(c.seed());
   const cudaError_t err = b.call();
@@ -320,7 +315,6 @@ void overlap_case(harness::Case& c, const int& n_int) {
 
 harness::HostSpeedTest overlap_speed() {
   const std::size_t n = std::size_t(1) << 26, bytes = n * sizeof(float);
-  harness::require_memory(2 * bytes + (1u << 30), 3 * bytes, "in, out, d_x and d_y of 256 MiB");
   auto b = std::make_shared<PipelineBuffers>(n, 0);
   harness::HostSpeedTest t;
   t.bytes = 2.0 * static_cast<double>(bytes);
