@@ -6,6 +6,7 @@
 #include <random>
 
 #include "course/protocol.hpp"
+#include "course/speed_record.hpp"
 #include "harness/clocks.hpp"
 #include "harness/cuda_check.hpp"
 #include "harness/draw.hpp"
@@ -127,8 +128,8 @@ void run_host_speed(const std::string& lesson, const std::string& step,
   const std::optional<double> gate = record_speed_step(s);
   try {
     const HostSpeedTest test = setup();
-    record("shape", test.shape);
-    record("bytes", test.bytes);
+    record(course::speed_key::kShape, test.shape);
+    record(course::speed_key::kBytes, test.bytes);
     const course::ClockSample before = sample_clocks();
     const HostCallTiming r = time_host_calls(
         test.calls, test.bytes, gate, s.ceiling.impossible_above(), course::SamplingPolicy{});
@@ -142,10 +143,10 @@ void run_host_speed(const std::string& lesson, const std::string& step,
         course::decide_gate(t.ratio_summary, gate, s.ceiling.impossible_above());
     record_timing(t, d);
     const course::Summary left = course::summarize(r.left_running_ms);
-    record("left_running_ms", left.median);
-    record("left_running_ms_max", left.max);
-    record("call_ms", course::summarize(t.student_ms).median);
-    record("ceiling_ms", course::summarize(t.ceiling_ms).median);
+    record(course::speed_key::kLeftRunningMs, left.median);
+    record(course::speed_key::kLeftRunningMsMax, left.max);
+    record(course::speed_key::kCallMs, course::summarize(t.student_ms).median);
+    record(course::speed_key::kCeilingMs, course::summarize(t.ceiling_ms).median);
     if (d.verdict == course::Verdict::fail) {
       std::string advice = test.advice_when_slow ? test.advice_when_slow() : std::string();
       ADD_FAILURE() << fmt::format(

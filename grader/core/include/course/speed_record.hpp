@@ -88,6 +88,14 @@ inline constexpr char kTemperatureCBefore[] = "temperature_c_before";
 inline constexpr char kTemperatureCAfter[] = "temperature_c_after";
 /// Thermal and power throttle reasons of either reading: an array of strings.
 inline constexpr char kThrottleReasons[] = "throttle_reasons";
+/// Host-call speed tests (harness/host_timing.hpp): the median and the longest time the device
+/// kept running after the student's call returned, ms; the medians of the call and of its ceiling
+/// (wall clock with the device synchronized), ms. Recorded for the log; the report does not show
+/// them yet.
+inline constexpr char kLeftRunningMs[] = "left_running_ms";
+inline constexpr char kLeftRunningMsMax[] = "left_running_ms_max";
+inline constexpr char kCallMs[] = "call_ms";
+inline constexpr char kCeilingMs[] = "ceiling_ms";
 }  // namespace speed_key
 
 /// The properties a speed test writes before it times anything: kKind ("speed"), kCeilingKernel,
