@@ -134,6 +134,14 @@ function(course_add_lesson id lesson_json)
     string(JSON lib GET "${lesson_json}" libraries ${k})
     target_link_libraries(lesson_${id}_launch PUBLIC CUDA::${lib})
   endforeach()
+  # Runtime calls the lesson's own code counts (lessons/course.json "link_wraps"): GNU ld's
+  # --wrap=NAME sends every call of NAME in the lesson's executables (grade_<id>*, bench) to
+  # __wrap_NAME, which the lesson's launch code defines and which calls __real_NAME.
+  course_json_indices(wraps "${lesson_json}" OPTIONAL link_wraps)
+  foreach(k IN LISTS wraps)
+    string(JSON fn GET "${lesson_json}" link_wraps ${k})
+    target_link_options(lesson_${id}_launch INTERFACE "LINKER:--wrap=${fn}")
+  endforeach()
 
   add_library(lesson_${id}_tests OBJECT ${tests})
   target_link_libraries(lesson_${id}_tests PUBLIC lesson_${id}_launch course_harness GTest::gtest)

@@ -152,6 +152,24 @@ TEST(Manifest, CeilingsOfFourKindsPerStep) {
   EXPECT_TRUE(has("ceiling kind 'guess' is not one of copy, read, library, rung"));
 }
 
+// "link_wraps" names CUDA runtime functions the lesson's code wraps at link time (lesson 14 counts
+// the streams and pinned buffers a student's host code creates); anything else is a problem.
+TEST(Manifest, LinkWrapsNameRuntimeFunctions) {
+  const std::string lesson = R"({"id":"14_x","title":"t","stage":1,"status":"ready",
+    "link_wraps":["cudaStreamCreate","cudaFreeHost"],
+    "steps":[{"name":"a","hints":["x","y"],"gate":null}]})";
+  const course::Manifest m = with_lessons(lesson);
+  EXPECT_TRUE(m.problems().empty()) << m.problems().front();
+  EXPECT_EQ(m.lessons.at(0).link_wraps,
+            (std::vector<std::string>{"cudaStreamCreate", "cudaFreeHost"}));
+  const std::string bad = R"({"id":"14_x","title":"t","stage":1,"status":"ready",
+    "link_wraps":["malloc","cudaFree;rm"],
+    "steps":[{"name":"a","hints":["x","y"],"gate":null}]})";
+  const std::vector<std::string> p = with_lessons(bad).problems();
+  ASSERT_EQ(p.size(), 2u);
+  EXPECT_NE(p[0].find("link_wraps entry 'malloc'"), std::string::npos) << p[0];
+}
+
 TEST(Manifest, BadJsonAndBadShapeThrowManifestError) {
   EXPECT_THROW(course::Manifest::parse("{not json", "x"), course::ManifestError);
   EXPECT_THROW(course::Manifest::parse(R"({"schema":1})", "x"), course::ManifestError);

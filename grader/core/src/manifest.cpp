@@ -81,6 +81,7 @@ Lesson parse_lesson(const json& j) {
   Ceiling ceiling;  // the lesson's default for steps without their own
   if (auto c = j.find("ceiling"); c != j.end()) ceiling = parse_ceiling(*c, ceiling);
   l.libraries = get_or<std::vector<std::string>>(j, "libraries", {});
+  l.link_wraps = get_or<std::vector<std::string>>(j, "link_wraps", {});
   if (auto p = j.find("profile"); p != j.end()) {
     l.profile_table = get_or<std::string>(*p, "bench_table", "");
     l.profile_kernels = get_or<std::string>(*p, "kernels", "");
@@ -175,6 +176,13 @@ std::vector<std::string> Manifest::problems() const {
     for (const std::string& lib : l.libraries)
       if (lib != "cublas")
         out.push_back(fmt::format("lesson {}: unknown library '{}' (known: cublas)", l.id, lib));
+    for (const std::string& fn : l.link_wraps)
+      if (fn.rfind("cuda", 0) != 0 || !std::all_of(fn.begin(), fn.end(), [](char c) {
+            return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+          }))
+        out.push_back(fmt::format(
+            "lesson {}: link_wraps entry '{}' is not the name of a CUDA runtime function", l.id,
+            fn));
     std::set<std::string> step_names;
     for (const Step& s : l.steps) {
       if (!step_names.insert(s.name).second)

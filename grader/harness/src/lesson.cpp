@@ -14,6 +14,7 @@
 #include "course/speed_record.hpp"
 #include "harness/clocks.hpp"
 #include "harness/device.hpp"
+#include "harness/host_timing.hpp"
 #include "harness/manifest_step.hpp"
 #include "harness/reporter.hpp"
 #include "harness/resources.hpp"
@@ -344,9 +345,16 @@ void run_correctness(const std::string& lesson, const std::string& step, const s
   if (!skipped.empty() && c.failures().empty()) GTEST_SKIP() << skipped;
 }
 
-namespace {
+std::optional<double> record_speed_step(const course::Step& s) {
+  const std::optional<double> gate =
+      s.gate ? std::optional<double>(s.gate->fraction_of_ceiling) : std::nullopt;
+  current_properties().update(
+      course::speed_test_properties(s.ceiling.kernel, s.ceiling.kind, gate));
+  return gate;
+}
 
-// Records what the report shows for a speed test (course::SpeedFigures reads them).
+// Records what the report shows for a speed test (course::SpeedFigures reads them); also the
+// host-call speed test's (host_timing.cpp).
 void record_timing(const PairedTiming& t, const course::GateDecision& d) {
   course::TimingOutcome outcome;
   outcome.gbps = t.student_gbps;
@@ -359,8 +367,6 @@ void record_timing(const PairedTiming& t, const course::GateDecision& d) {
   outcome.peak_gbps = current_device().datasheet_peak_gbps();
   current_properties().update(course::timing_properties(outcome, d));
 }
-
-}  // namespace
 
 namespace {
 
@@ -441,10 +447,7 @@ void run_speed(const std::string& lesson, const std::string& step,
   if (quick()) GTEST_SKIP() << course::protocol::kQuickSkipPrefix << "not timed";
   if (std::string why = unsupported(lesson, step); !why.empty()) GTEST_SKIP() << why;
   const course::Step& s = manifest_step(lesson, step);
-  const std::optional<double> gate =
-      s.gate ? std::optional<double>(s.gate->fraction_of_ceiling) : std::nullopt;
-  current_properties().update(
-      course::speed_test_properties(s.ceiling.kernel, s.ceiling.kind, gate));
+  const std::optional<double> gate = record_speed_step(s);
 
   // 1. Never time a wrong kernel: a kernel that skips work would look fast.
   const std::uint64_t seed = case_seed(step, "timed");

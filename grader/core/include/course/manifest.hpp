@@ -84,7 +84,12 @@ struct Lesson {
   std::string status;                  ///< "ready" (text, stub, solution, tests exist) or "planned"
   std::string min_cc;                  ///< minimum compute capability, "major.minor"
   std::vector<std::string> libraries;  ///< toolkit libraries the lesson links: "cublas"
-  std::vector<Step> steps;             ///< graded steps, in the order they are taught
+  /// CUDA runtime functions the lesson's own code wraps at link time ("link_wraps"; GNU ld
+  /// --wrap=NAME: every call of NAME in the lesson's executables reaches __wrap_NAME, which the
+  /// lesson's launch code defines and which calls __real_NAME), so that its hidden tests can count
+  /// what a student's host code creates and destroys (lesson 14: streams, pinned buffers).
+  std::vector<std::string> link_wraps;
+  std::vector<Step> steps;                 ///< graded steps, in the order they are taught
   std::vector<WrongKernel> wrong_kernels;  ///< the grader's own tests for this lesson
   std::string profile_table;    ///< `bench --table` that launches this lesson's kernels ("" = none)
   std::string profile_kernels;  ///< regex selecting them for `ncu --kernel-name regex:`

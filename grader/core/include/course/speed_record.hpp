@@ -88,6 +88,16 @@ inline constexpr char kTemperatureCBefore[] = "temperature_c_before";
 inline constexpr char kTemperatureCAfter[] = "temperature_c_after";
 /// Thermal and power throttle reasons of either reading: an array of strings.
 inline constexpr char kThrottleReasons[] = "throttle_reasons";
+// Host-call speed tests (harness/host_timing.hpp); recorded for the log, not yet shown by the
+// report.
+/// median time the device kept running after the student's call returned, ms
+inline constexpr char kLeftRunningMs[] = "left_running_ms";
+/// the longest such time over the timed calls, ms
+inline constexpr char kLeftRunningMsMax[] = "left_running_ms_max";
+/// median wall time of the student's call, the device synchronized before and after, ms
+inline constexpr char kCallMs[] = "call_ms";
+/// median wall time of the ceiling's call, measured the same way, ms
+inline constexpr char kCeilingMs[] = "ceiling_ms";
 }  // namespace speed_key
 
 /// The properties a speed test writes before it times anything: kKind ("speed"), kCeilingKernel,
