@@ -24,6 +24,8 @@ const std::vector<std::string>& metric_names() {
       "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
       "smsp__inst_executed_op_shared_ld.sum",
       "sm__warps_active.avg.pct_of_peak_sustained_active",
+      "sm__maximum_warps_per_active_cycle_pct",
+      "launch__registers_per_thread",
   };
   return names;
 }
@@ -98,6 +100,8 @@ void set(KernelMetrics& m, const std::string& metric, double v) {
        &KernelMetrics::bank_conflicts_st},
       {"smsp__inst_executed_op_shared_ld.sum", &KernelMetrics::shared_ld_instructions},
       {"sm__warps_active.avg.pct_of_peak_sustained_active", &KernelMetrics::occupancy_pct},
+      {"sm__maximum_warps_per_active_cycle_pct", &KernelMetrics::theoretical_occupancy_pct},
+      {"launch__registers_per_thread", &KernelMetrics::registers},
   };
   if (auto it = fields.find(metric); it != fields.end()) m.*(it->second) = v;
 }

@@ -29,6 +29,8 @@ struct KernelMetrics {
   double bank_conflicts_st = -1;       ///< shared-memory bank conflicts of stores
   double shared_ld_instructions = -1;  ///< executed shared-memory load instructions
   double occupancy_pct = -1;           ///< achieved occupancy: active warps / maximum per SM
+  double theoretical_occupancy_pct = -1;  ///< the launch's theoretical occupancy (its limits)
+  double registers = -1;                  ///< registers per thread of the launch
 
   double ld_sectors_per_request() const;  ///< 4 is ideal for 4-byte elements; 32 is one per lane
   double st_sectors_per_request() const;  ///< as ld_sectors_per_request(), for stores
