@@ -5,6 +5,6 @@
 #include "unused_kernels.cuh"
 
 namespace occupancy_profiling {
-MATRIX_IN_REGISTERS(__launch_bounds__(MIX_BLOCK_THREADS, 4))
+MATRIX_IN_REGISTERS_KERNEL(mix_channels, __launch_bounds__(MIX_BLOCK_THREADS, 4))
 SOLUTION_CHOOSE_BLOCK_SIZE
 }  // namespace occupancy_profiling

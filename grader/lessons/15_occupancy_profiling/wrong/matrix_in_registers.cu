@@ -4,6 +4,6 @@
 #include "unused_kernels.cuh"
 
 namespace occupancy_profiling {
-MATRIX_IN_REGISTERS()
+MATRIX_IN_REGISTERS_KERNEL(mix_channels, )
 SOLUTION_CHOOSE_BLOCK_SIZE
 }  // namespace occupancy_profiling

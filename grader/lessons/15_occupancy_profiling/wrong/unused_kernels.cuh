@@ -3,6 +3,7 @@
 // that the profile step of the variant sees right kernels except the one wrong on purpose.
 #pragma once
 #include "occupancy.cuh"
+#include "register_rung.cuh"  // MATRIX_IN_REGISTERS: the README's first version
 
 // The solution's mix_channels: one output channel per thread.
 #define SOLUTION_MIX_CHANNELS                                                                    \
@@ -29,29 +30,4 @@
     int min_grid = 0;                                                                             \
     return cudaOccupancyMaxPotentialBlockSizeVariableSMem(&min_grid, block_threads, segment_scan, \
                                                           WrongSegmentSmem{});                    \
-  }
-
-// The README's first mix_channels, with `bounds` before its name (empty, or __launch_bounds__):
-// one thread per pixel, all of M in registers for the whole loop.
-#define MATRIX_IN_REGISTERS(bounds)                                                            \
-  __global__ void bounds mix_channels(const float* __restrict__ in, float* __restrict__ out,   \
-                                      const float* __restrict__ m, long long n) {              \
-    float mr[CHANNELS * CHANNELS];                                                             \
-    _Pragma("unroll") for (int k = 0; k < CHANNELS * CHANNELS; ++k) mr[k] = m[k];              \
-    const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;                   \
-    for (long long p = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; p < n;   \
-         p += stride) {                                                                        \
-      const float4* v = reinterpret_cast<const float4*>(in + p * CHANNELS);                    \
-      const float4 a = v[0], b = v[1];                                                         \
-      const float x[CHANNELS] = {a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w};                      \
-      float o[CHANNELS];                                                                       \
-      _Pragma("unroll") for (int r = 0; r < CHANNELS; ++r) {                                   \
-        float s = 0;                                                                           \
-        _Pragma("unroll") for (int k = 0; k < CHANNELS; ++k) s += mr[r * CHANNELS + k] * x[k]; \
-        o[r] = s;                                                                              \
-      }                                                                                        \
-      float4* w = reinterpret_cast<float4*>(out + p * CHANNELS);                               \
-      w[0] = make_float4(o[0], o[1], o[2], o[3]);                                              \
-      w[1] = make_float4(o[4], o[5], o[6], o[7]);                                              \
-    }                                                                                          \
   }
