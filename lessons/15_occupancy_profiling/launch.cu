@@ -152,12 +152,22 @@ cudaError_t launch_segment_copy_rung(const int* x, int* out, long long n, cudaSt
 
 cudaError_t segment_occupancy(int block_threads, double* occupancy) {
   if (cudaError_t err = prepare_segment_scan(); err != cudaSuccess) return err;
-  int device = 0, max_threads = 0, blocks = 0;
+  int device = 0, max_threads = 0, blocks = 0, optin = 0;
   if (cudaError_t err = cudaGetDevice(&device); err != cudaSuccess) return err;
   if (cudaError_t err =
           cudaDeviceGetAttribute(&max_threads, cudaDevAttrMaxThreadsPerMultiProcessor, device);
       err != cudaSuccess)
     return err;
+  if (cudaError_t err =
+          cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
+      err != cudaSuccess)
+    return err;
+  // A block whose shared memory exceeds what one block may have here (a T4's 64 KB from 497
+  // threads on) cannot launch at all: no occupancy.
+  if (block_threads < 1 || segment_smem_bytes(block_threads) > static_cast<std::size_t>(optin)) {
+    *occupancy = 0;
+    return cudaSuccess;
+  }
   if (cudaError_t err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(
           &blocks, segment_scan, block_threads, segment_smem_bytes(block_threads));
       err != cudaSuccess)

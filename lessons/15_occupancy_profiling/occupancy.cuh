@@ -118,7 +118,8 @@ cudaError_t launch_segment_copy_rung(const int* x, int* out, long long n, cudaSt
 
 /// Theoretical occupancy of segment_scan with `block_threads` threads per block and
 /// segment_smem_bytes() of them on the current device: resident warps per SM / the SM's maximum,
-/// 0 .. 1, from cudaOccupancyMaxActiveBlocksPerMultiprocessor.
+/// 0 .. 1, from cudaOccupancyMaxActiveBlocksPerMultiprocessor; 0 for a block size whose shared
+/// memory exceeds what one block may have on this device (it cannot launch).
 cudaError_t segment_occupancy(int block_threads, double* occupancy);
 
 }  // namespace occupancy_profiling

@@ -19,14 +19,14 @@ struct NcuResult {
   /// program_failed: the profiled cases failed (their kernels are wrong: `output` says how).
   /// no_kernels: ncu profiled no kernel matching the filter. error: anything else (`output`).
   enum class Outcome { metrics, not_permitted, not_found, program_failed, no_kernels, error };
-  Outcome outcome = Outcome::error;
+  Outcome outcome = Outcome::error;                     ///< what happened
   std::vector<course::profile::KernelMetrics> kernels;  ///< in launch order
   std::string output;  ///< what ncu and the profiled program printed (the last 4,000 characters)
 };
 
 /// Nsight Compute's executable: $GRADER_NCU when set, else the first `ncu` on PATH (so a
 /// stand-in put first on PATH is found, as the grader's CLI test does), else the toolkit's
-/// /usr/local/cuda/bin/ncu, else a standalone install /opt/nvidia/nsight-compute/<version>/ncu;
+/// /usr/local/cuda/bin/ncu, else a standalone install /opt/nvidia/nsight-compute/VERSION/ncu;
 /// "" when there is none.
 std::string find_ncu();
 
