@@ -23,6 +23,7 @@
 # One lesson's missing or broken file affects only that lesson: its grade target then fails with
 # a message naming the file, and every other lesson still configures, builds and grades.
 
+include(${CMAKE_CURRENT_LIST_DIR}/CourseJson.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/CourseShippedStub.cmake)
 
 set(COURSE_MANIFEST ${PROJECT_SOURCE_DIR}/lessons/course.json)
@@ -59,13 +60,11 @@ endfunction()
 # Writes steps/<id>.hpp from the lesson's manifest entry `lesson_json`.
 function(_course_write_steps id lesson_json)
   string(SUBSTRING "${id}" 3 -1 ns)
-  string(JSON steps GET "${lesson_json}" steps)
-  string(JSON count LENGTH "${steps}")
-  math(EXPR last "${count} - 1")
+  course_json_indices(steps "${lesson_json}" steps)
   set(names "")
   set(cases "")
-  foreach(i RANGE ${last})
-    string(JSON name GET "${steps}" ${i} name)
+  foreach(i IN LISTS steps)
+    string(JSON name GET "${lesson_json}" steps ${i} name)
     list(APPEND names ${name})
     string(APPEND cases "    case Step::${name}:\n      return \"${name}\";\n")
   endforeach()
@@ -92,8 +91,11 @@ ${cases}  }
   return \"?\";
 }
 
+/// The lesson's id, \"${id}\", for code that names its lesson (the bench's tables).
+inline constexpr char kLessonId[] = \"${id}\";
+
 /// \"${id}\": the lesson every Step belongs to.
-constexpr const char* lesson_id(Step) { return \"${id}\"; }
+constexpr const char* lesson_id(Step) { return kLessonId; }
 
 }  // namespace ${ns}
 ")
@@ -127,17 +129,11 @@ function(course_add_lesson id lesson_json)
   add_library(lesson_${id}_launch OBJECT ${course_code})
   target_include_directories(lesson_${id}_launch PUBLIC ${src}/lessons/${id} ${COURSE_GENERATED_DIR})
   target_link_libraries(lesson_${id}_launch PUBLIC CUDA::cudart_static)
-  string(JSON libraries ERROR_VARIABLE no_libraries GET "${lesson_json}" libraries)
-  if(NOT no_libraries)
-    string(JSON nlib LENGTH "${libraries}")
-    if(nlib GREATER 0)
-      math(EXPR llast "${nlib} - 1")
-      foreach(k RANGE ${llast})
-        string(JSON lib GET "${libraries}" ${k})
-        target_link_libraries(lesson_${id}_launch PUBLIC CUDA::${lib})
-      endforeach()
-    endif()
-  endif()
+  course_json_indices(libraries "${lesson_json}" OPTIONAL libraries)
+  foreach(k IN LISTS libraries)
+    string(JSON lib GET "${lesson_json}" libraries ${k})
+    target_link_libraries(lesson_${id}_launch PUBLIC CUDA::${lib})
+  endforeach()
 
   add_library(lesson_${id}_tests OBJECT ${tests})
   target_link_libraries(lesson_${id}_tests PUBLIC lesson_${id}_launch course_harness GTest::gtest)
@@ -175,25 +171,19 @@ function(_course_add_variants id lesson_json)
                            "solutions/${id}/ has no .cu file")
   set(variants stub solution)
 
-  string(JSON wrong ERROR_VARIABLE no_wrong GET "${lesson_json}" wrong_kernels)
-  if(NOT no_wrong)
-    string(JSON nwrong LENGTH "${wrong}")
-    if(nwrong GREATER 0)
-      math(EXPR wlast "${nwrong} - 1")
-      foreach(w RANGE ${wlast})
-        string(JSON name GET "${wrong}" ${w} name)
-        set(file ${src}/grader/lessons/${id}/wrong/${name}.cu)
-        set(sources "")
-        if(EXISTS ${file})
-          set(sources ${file})
-        endif()
-        _course_grade_executable(${id} grade_${id}__${name} "${sources}"
-                                 "the manifest lists wrong kernel ${name} but ${file} is missing"
-                                 EXCLUDE_FROM_ALL)
-        list(APPEND wrong_variants ${name})
-      endforeach()
+  course_json_indices(wrong "${lesson_json}" OPTIONAL wrong_kernels)
+  foreach(w IN LISTS wrong)
+    string(JSON name GET "${lesson_json}" wrong_kernels ${w} name)
+    set(file ${src}/grader/lessons/${id}/wrong/${name}.cu)
+    set(sources "")
+    if(EXISTS ${file})
+      set(sources ${file})
     endif()
-  endif()
+    _course_grade_executable(${id} grade_${id}__${name} "${sources}"
+                             "the manifest lists wrong kernel ${name} but ${file} is missing"
+                             EXCLUDE_FROM_ALL)
+    list(APPEND wrong_variants ${name})
+  endforeach()
 
   # GPU tier, through the driver exactly as an instructor runs it. Exit code 3 = no GPU = skipped.
   # A wrong kernel's test builds its target first (it is not part of `all`).
@@ -228,11 +218,9 @@ function(course_add_lessons_from_manifest)
   if(COURSE_DEV_TARGETS)
     course_stub_origin(${PROJECT_SOURCE_DIR})  # git HEAD, or undecided
   endif()
-  string(JSON lessons GET "${COURSE_MANIFEST_TEXT}" lessons)
-  string(JSON count LENGTH "${lessons}")
-  math(EXPR last "${count} - 1")
-  foreach(i RANGE ${last})
-    string(JSON lesson GET "${lessons}" ${i})
+  course_json_indices(lessons "${COURSE_MANIFEST_TEXT}" lessons)
+  foreach(i IN LISTS lessons)
+    string(JSON lesson GET "${COURSE_MANIFEST_TEXT}" lessons ${i})
     string(JSON id GET "${lesson}" id)
     string(JSON status GET "${lesson}" status)
     if(status STREQUAL "ready")

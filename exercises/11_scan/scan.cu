@@ -54,7 +54,7 @@ __global__ void look_back_scan(const int* __restrict__ x, int* __restrict__ out,
   // publish its aggregate (tile 0: its prefix) and only then its flag with a release store; look
   // back over the tiles before it, loading each flag with an acquire load, adding aggregates until
   // a tile with a prefix; publish this tile's prefix, then write its elements. Release stores and
-  // acquire loads: cuda::atomic_ref from <cuda/atomic> (README §3).
+  // acquire loads: store_release and load_acquire from scan.cuh (README §3).
 }
 
 // Grid: ChunkGrid::chunks blocks of 256 threads.

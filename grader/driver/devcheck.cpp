@@ -204,14 +204,7 @@ int resolve_filters(const course::Manifest& m, const DevCheckOptions& o, std::st
   return -1;
 }
 
-// What grading one variant, --repeat times, found.
-struct VariantOutcome {
-  std::string problem;   // "" = as expected
-  bool skipped = false;  // a tool it needs is missing
-  std::string no_gpu;    // the reason, when there is no GPU: the GPU checks stop
-  std::map<std::string, std::vector<double>> ratios;  // per step, over repeats
-  std::map<std::string, std::set<std::string>> verdicts;
-};
+}  // namespace
 
 VariantOutcome grade_variant(const course::Lesson& lesson, const std::string& v,
                              const DevCheckOptions& o, GradeOptions& g) {
@@ -226,7 +219,7 @@ VariantOutcome grade_variant(const course::Lesson& lesson, const std::string& v,
       tool = w.sanitize;
     }
   for (int i = 0; i < o.repeat && out.problem.empty(); ++i) {
-    nlohmann::json device;
+    nlohmann::json& device = out.device;
     std::string no_sanitizer;
     if (!tool.empty() && usable_sanitizer(g, no_sanitizer).empty()) {
       fmt::print("skip   {} {}: needs compute-sanitizer {}: {}\n", lesson.id, v, tool,
@@ -264,6 +257,8 @@ VariantOutcome grade_variant(const course::Lesson& lesson, const std::string& v,
       out.problem = fmt::format("step {} flipped between verdicts over {} runs", step, o.repeat);
   return out;
 }
+
+namespace {
 
 // " naive 15.0% tiled 45.0%", or min..max ranges over repeats.
 std::string figures(const VariantOutcome& outcome, int repeat) {

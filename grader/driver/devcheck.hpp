@@ -1,7 +1,12 @@
 // `grader dev check`: the instructors' and CI's proof that the course is consistent.
 #pragma once
 
+#include <map>
+#include <set>
 #include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "course/manifest.hpp"
 #include "grade.hpp"
@@ -16,6 +21,24 @@ struct DevCheckOptions {
   /// does; memcheck still runs.
   bool skip_large = false;
 };
+
+/// What grading one variant of a lesson, DevCheckOptions::repeat times, found.
+struct VariantOutcome {
+  std::string problem;   ///< "" = as expected (the solution passes, the stub fails, a wrong kernel
+                         ///< is caught)
+  bool skipped = false;  ///< a tool it needs is missing, or its step cannot be graded here
+  std::string no_gpu;    ///< the reason, when there is no GPU: the GPU checks stop
+  std::map<std::string, std::vector<double>>
+      ratios;  ///< per step: fraction of the ceiling, per run
+  std::map<std::string, std::set<std::string>> verdicts;  ///< per step: the verdicts seen
+  nlohmann::json device;  ///< the hidden tests' device record (its "name": the GPU)
+};
+
+/// Grades variant `v` (solution, stub or a wrong kernel, which is graded as its step only) of
+/// `lesson` `o.repeat` times, one seed after another from `g.seed`, and says whether it did what
+/// it must. Prints the report when it did not.
+VariantOutcome grade_variant(const course::Lesson& lesson, const std::string& v,
+                             const DevCheckOptions& o, GradeOptions& g);
 
 /// Problems with the files of ready lessons: text, stub, solution (same file names), hidden
 /// tests, wrong kernels (each listed one present, no unlisted ones), and stray lesson folders.

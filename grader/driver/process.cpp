@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstring>
@@ -68,14 +69,20 @@ std::vector<char*> c_argv(const std::vector<std::string>& argv) {
 
 }  // namespace
 
-Captured run_capture(const std::vector<std::string>& argv, const std::string& cwd) {
+Captured run_capture(const std::vector<std::string>& argv, const std::string& cwd,
+                     const std::string* input) {
   Captured result;
-  int fds[2];
+  int fds[2], in[2] = {-1, -1};
   if (pipe(fds) != 0) return result;
-  const pid_t pid = fork();
-  if (pid < 0) {
+  if (input && pipe(in) != 0) {
     close(fds[0]);
     close(fds[1]);
+    return result;
+  }
+  const pid_t pid = fork();
+  if (pid < 0) {
+    for (int fd : {fds[0], fds[1], in[0], in[1]})
+      if (fd >= 0) close(fd);
     return result;
   }
   if (pid == 0) {
@@ -83,6 +90,11 @@ Captured run_capture(const std::vector<std::string>& argv, const std::string& cw
     dup2(fds[1], STDERR_FILENO);
     close(fds[0]);
     close(fds[1]);
+    if (input) {
+      dup2(in[0], STDIN_FILENO);
+      close(in[0]);
+      close(in[1]);
+    }
     if (!cwd.empty() && chdir(cwd.c_str()) != 0) _exit(127);
     std::vector<char*> args = c_argv(argv);
     execvp(args[0], args.data());
@@ -90,6 +102,23 @@ Captured run_capture(const std::vector<std::string>& argv, const std::string& cw
     _exit(127);
   }
   close(fds[1]);
+  if (input) {
+    // The whole input is written before any output is read: meant for small inputs and programs
+    // that read all of theirs before they write (sha256sum). A child that exits without reading
+    // makes write() fail with EPIPE instead of killing the grader with SIGPIPE.
+    close(in[0]);
+    struct sigaction ignore {
+    }, previous{};
+    ignore.sa_handler = SIG_IGN;
+    sigaction(SIGPIPE, &ignore, &previous);
+    for (std::size_t done = 0; done < input->size();) {
+      const ssize_t w = write(in[1], input->data() + done, input->size() - done);
+      if (w <= 0 && errno != EINTR) break;
+      if (w > 0) done += static_cast<std::size_t>(w);
+    }
+    close(in[1]);
+    sigaction(SIGPIPE, &previous, nullptr);
+  }
   char buf[4096];
   ssize_t n;
   while ((n = read(fds[0], buf, sizeof buf)) > 0) result.output.append(buf, static_cast<size_t>(n));
@@ -100,16 +129,12 @@ Captured run_capture(const std::vector<std::string>& argv, const std::string& cw
   return result;
 }
 
-ChildEnd run_watched(const WatchedChild& child) {
-  using clock = std::chrono::steady_clock;
-  ChildEnd end;
-  const auto started = clock::now();
-  std::optional<StopSignals> catching(std::in_place);
+int start_in_own_group(const std::vector<std::string>& argv, const std::string& log_path) {
   const pid_t pid = fork();
-  if (pid < 0) return end;
+  if (pid < 0) return -1;
   if (pid == 0) {
     setpgid(0, 0);  // own process group: a kill reaches anything it started too
-    const int log = open(child.log_path.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+    const int log = open(log_path.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
     if (log >= 0) {
       dup2(log, STDOUT_FILENO);
       dup2(log, STDERR_FILENO);
@@ -117,12 +142,22 @@ ChildEnd run_watched(const WatchedChild& child) {
     }
     const int null_in = open("/dev/null", O_RDONLY);
     if (null_in >= 0) dup2(null_in, STDIN_FILENO);
-    std::vector<char*> args = c_argv(child.argv);
+    std::vector<char*> args = c_argv(argv);
     execvp(args[0], args.data());
     std::fprintf(stderr, "cannot run %s: %s\n", args[0], std::strerror(errno));
     _exit(127);
   }
   setpgid(pid, pid);  // also from the parent, so the group exists before any kill
+  return pid;
+}
+
+ChildEnd run_watched(const WatchedChild& child) {
+  using clock = std::chrono::steady_clock;
+  ChildEnd end;
+  const auto started = clock::now();
+  std::optional<StopSignals> catching(std::in_place);
+  const pid_t pid = start_in_own_group(child.argv, child.log_path);
+  if (pid < 0) return end;
 
   std::string current;  // test that has started and not ended
   auto since = clock::now();

@@ -13,7 +13,10 @@ struct Captured {
 };
 
 /// Runs `argv` (argv[0] looked up on PATH) in `cwd` ("" = current) and captures its output.
-Captured run_capture(const std::vector<std::string>& argv, const std::string& cwd = "");
+/// `input`, when given, is written to its standard input (else it reads an empty one); meant for
+/// commands that read all their input before they write much, such as `sha256sum`.
+Captured run_capture(const std::vector<std::string>& argv, const std::string& cwd = "",
+                     const std::string* input = nullptr);
 
 /// A hidden-test process to run under watch.
 struct WatchedChild {
@@ -33,6 +36,11 @@ struct ChildEnd {
   std::string timed_out_test;
   double seconds = 0;
 };
+
+/// Starts `argv` (argv[0] looked up on PATH) in a process group of its own (so that killing the
+/// group reaches everything it started), stdin from /dev/null, stdout and stderr appended to
+/// `log_path`. Returns its pid (also its group's id), or -1 when it could not be started.
+int start_in_own_group(const std::vector<std::string>& argv, const std::string& log_path);
 
 /// Starts the child in its own process group, watches its report file and kills the whole group
 /// when one test runs past `test_timeout` or nothing happens for `idle_timeout` seconds.

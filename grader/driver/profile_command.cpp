@@ -168,6 +168,10 @@ int run_profile(const course::Lesson& lesson, const GradeOptions& g,
     return rc;
   std::string body = course::profile::metrics_table(kernels) + "\n";
   for (const auto& k : kernels) body += "- " + course::profile::verdict_line(k, lesson.id) + "\n";
+  // Kernels with FP32 work (lesson 13's products) also get their place on the FP32 roofline.
+  for (const auto& k : kernels)
+    if (const std::string r = course::profile::roofline_line(k); !r.empty())
+      body += "- roofline: " + r + "\n";
   fmt::print(
       "Nsight Compute on {} (bench --table {}, clocks as found: --clock-control none)\n\n{}\n"
       "Metrics: {}\n(full output: {})\n",

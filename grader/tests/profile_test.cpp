@@ -1,6 +1,8 @@
 // Nsight Compute CSV parsing and the generated verdict lines (grader profile), without a GPU.
 #include <gtest/gtest.h>
 
+#include <array>
+
 #include "course/profile.hpp"
 #include "kernel_metrics_fixture.hpp"
 
@@ -48,6 +50,78 @@ TEST(ProfileCsv, ParsesKernelsInOrderWithThousandsSeparators) {
   EXPECT_EQ(k[1].kernel, "kernel_tiled_padded");
   EXPECT_DOUBLE_EQ(k[1].memory_pct, 88);
   EXPECT_LT(k[1].compute_pct, 0);  // not reported stays negative
+}
+
+// As csv_for, with each metric's unit as ncu displays it (`--print-units auto`).
+std::string csv_with_units(const std::string& kernel, const std::string& id,
+                           const std::vector<std::array<std::string, 3>>& metrics) {
+  std::string s;
+  for (const auto& [name, unit, value] : metrics)
+    s += "\"" + id + "\",\"4242\",\"bench\",\"127.0.0.1\",\"" + kernel +
+         "\",\"1\",\"7\",\"(256, 1, 1)\",\"(32, 32, 1)\",\"0\",\"9.0\",\"Command line profiler "
+         "metrics\",\"" +
+         name + "\",\"" + unit + "\",\"" + value + "\"\n";
+  return s;
+}
+
+// An FP32 product at 4096^3 as the H200 might report it: 2^36 fused multiply-adds in 4.0 ms,
+// 0.2 GB of DRAM traffic, a peak of 128 FFMA per SM per cycle x 132 SMs = 16,896 at 1.98 GHz,
+// 4.8 TB/s (the H200's FP32 lanes: WARMUP.md §1).
+TEST(Roofline, PlacesAProductOnTheComputeSideInBaseUnits) {
+  const std::string csv =
+      kHeader +
+      csv_with_units(
+          "matmul_tiled::sgemm_warp_tiles(const float *, const float *, "
+          "float *, int, int, int)",
+          "0",
+          {{{"gpu__time_duration.sum", "msecond", "4.00"},
+            {"smsp__sass_thread_inst_executed_op_ffma_pred_on.sum", "Ginst", "68.719476736"},
+            {"smsp__sass_thread_inst_executed_op_fadd_pred_on.sum", "inst", "0"},
+            {"smsp__sass_thread_inst_executed_op_fmul_pred_on.sum", "inst", "0"},
+            {"dram__bytes.sum", "Mbyte", "201.33"},
+            {"sm__sass_thread_inst_executed_op_ffma_pred_on.sum.peak_sustained", "inst/cycle",
+             "16896"},
+            {"sm__cycles_elapsed.avg.per_second", "cycle/nsecond", "1.98"},
+            {"dram__bytes.sum.peak_sustained", "byte/cycle", "1500"},
+            {"dram__cycles_elapsed.avg.per_second", "Ghz", "3.2"}}});
+  const auto k = course::profile::parse_ncu_csv(csv);
+  ASSERT_EQ(k.size(), 1u);
+  EXPECT_DOUBLE_EQ(k[0].duration_ns, 4.0e6);
+  EXPECT_DOUBLE_EQ(k[0].fp32_flops(), 2 * 68.719476736e9);
+  EXPECT_DOUBLE_EQ(k[0].dram_bytes, 201.33e6);
+  EXPECT_DOUBLE_EQ(k[0].sm_cycles_per_second, 1.98e9);
+  EXPECT_DOUBLE_EQ(k[0].dram_cycles_per_second, 3.2e9);
+  course::profile::Roofline r{};
+  ASSERT_TRUE(course::profile::roofline(k[0], r));
+  EXPECT_NEAR(r.flops_per_second, 34.36e12, 0.01e12);       // 2^37 FLOP / 4 ms
+  EXPECT_NEAR(r.peak_flops_per_second, 66.91e12, 0.01e12);  // 2 x 16,896 x 1.98 GHz
+  EXPECT_NEAR(r.peak_dram_bytes_per_second, 4.8e12, 1e9);
+  EXPECT_NEAR(r.intensity, 682.6, 0.1);
+  EXPECT_GT(r.intensity, r.ridge());
+  const std::string line = course::profile::roofline_line(k[0]);
+  EXPECT_NE(line.find("sgemm_warp_tiles: 34.4 TFLOP/s of FP32"), std::string::npos) << line;
+  EXPECT_NE(line.find("51% of the FP32 peak (66.9 TFLOP/s"), std::string::npos) << line;
+  EXPECT_NE(line.find("right of the ridge point (13.9 FLOP/B): compute-bound"), std::string::npos)
+      << line;
+}
+
+TEST(Roofline, ACopyKernelHasNoPlaceOnIt) {
+  KernelMetrics copy;
+  copy.kernel = "copy";
+  copy.duration_ns = 1e5;
+  copy.dram_bytes = 5e8;
+  copy.peak_ffma_per_cycle = 16896;
+  copy.sm_cycles_per_second = 1.98e9;
+  copy.peak_dram_bytes_per_cycle = 1500;
+  copy.dram_cycles_per_second = 3.2e9;
+  copy.fadd = copy.fmul = copy.ffma = 0;  // no FP32 work
+  EXPECT_EQ(course::profile::roofline_line(copy), "");
+  copy.ffma = 1e6;
+  copy.peak_ffma_per_cycle = -1;  // a roof ncu did not report
+  EXPECT_EQ(course::profile::roofline_line(copy), "");
+  copy.peak_ffma_per_cycle = 16896;
+  EXPECT_NE(course::profile::roofline_line(copy).find("left of the ridge point"),
+            std::string::npos);
 }
 
 // Lesson 15 reads the launch's registers and theoretical occupancy beside the achieved one.

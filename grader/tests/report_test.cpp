@@ -208,6 +208,25 @@ TEST(Gradescope, OptionalStepsAreWorthNoPoints) {
   EXPECT_EQ(g["score"], 2);
 }
 
+TEST(Gradescope, ASkippedRequiredStepIsNotGraded) {
+  course::Report r = sample();
+  course::StepReport large;
+  large.name = "large";
+  large.status = "skipped";
+  large.reason = "needs 24 GiB of device memory";
+  r.lessons[0].steps.push_back(large);
+  const nlohmann::json g = course::to_gradescope(r, "");
+  ASSERT_EQ(g["tests"].size(), 4u);
+  EXPECT_EQ(g["tests"][3]["name"], "07_transpose.large (skipped here: not graded)");
+  EXPECT_EQ(g["tests"][3]["max_score"], 0);
+  EXPECT_EQ(g["tests"][3]["score"], 0);
+  EXPECT_EQ(g["tests"][3]["status"], "passed");
+  EXPECT_EQ(g["score"], 2);
+  // A required step that ran and failed still costs its point.
+  EXPECT_EQ(g["tests"][2]["max_score"], 1);
+  EXPECT_EQ(g["tests"][2]["status"], "failed");
+}
+
 TEST(ExitCode, Precedence) {
   course::Report r;
   EXPECT_EQ(r.exit_code(), course::kExitFailed);  // nothing graded is not a pass
@@ -550,3 +569,50 @@ TEST(Format, GroupThousands) {
 }
 
 }  // namespace
+
+// A step that declares its FLOPs (a matrix product, harness::Case::flops) is read in TFLOP/s: the
+// rate comes from the same median time as the GB/s figure; the gate stays the ratio.
+TEST(FlopRate, StepsThatDeclareFlopsShowTflops) {
+  nlohmann::json p = speed(0.80, 0.60, "pass");
+  p["bytes"] = 3.0 * 4096 * 4096 * 4;  // A, B and C of a 4096^3 product
+  p["gbps"] = 80.0;                    // so the kernel took bytes / 80e9 s = 2.52 ms
+  p["ceiling_gbps"] = 100.0;
+  const auto bytes_only = course::SpeedFigures::from_properties(p);
+  ASSERT_TRUE(bytes_only.has_value());
+  EXPECT_EQ(bytes_only->flops, 0);
+  EXPECT_EQ(bytes_only->tflops(), 0);
+  course::Report r = sample();
+  r.lessons[0].steps[1].speed = bytes_only;
+  EXPECT_FALSE(course::to_json(r)["lessons"][0]["steps"][1]["speed"].contains("tflops"));
+
+  p["flops"] = 2.0 * 4096.0 * 4096.0 * 4096.0;
+  const auto s = course::SpeedFigures::from_properties(p);
+  ASSERT_TRUE(s.has_value());
+  // 2 x 4096^3 FLOP in 201,326,592 B / 80e9 B/s = 2.517 ms: 54.6 TFLOP/s; the ceiling 68.3.
+  EXPECT_NEAR(s->tflops(),
+              2.0 * 4096.0 * 4096.0 * 4096.0 / (p["bytes"].get<double>() / 80e9) / 1e12, 1e-9);
+  EXPECT_NEAR(s->tflops(), 54.61, 0.01);
+  EXPECT_NEAR(s->ceiling_tflops(), 68.27, 0.01);
+  r.lessons[0].steps[1].speed = s;
+  const nlohmann::json j = course::to_json(r)["lessons"][0]["steps"][1]["speed"];
+  EXPECT_NEAR(j["tflops"].get<double>(), 54.61, 0.01);
+  EXPECT_NEAR(j["ceiling_tflops"].get<double>(), 68.27, 0.01);
+
+  // A malformed or negative figure is no figure.
+  p["flops"] = "lots";
+  EXPECT_EQ(course::SpeedFigures::from_properties(p)->flops, 0);
+  p["flops"] = -1.0;
+  EXPECT_EQ(course::SpeedFigures::from_properties(p)->flops, 0);
+}
+
+TEST(FlopRate, TextSaysTflopsAndTheFormula) {
+  course::Report r = sample();
+  course::StepReport& tiled = r.lessons[0].steps[1];
+  ASSERT_TRUE(tiled.speed.has_value());
+  tiled.speed->bytes = 3.0 * 4096 * 4096 * 4;
+  tiled.speed->flops = 2.0 * 4096.0 * 4096.0 * 4096.0;
+  const std::string t = course::to_text(r, course::TextOptions{false, false, "g"});
+  EXPECT_NE(t.find("TFLOP/s = 48.0% of ceiling"), std::string::npos) << t;
+  EXPECT_NE(t.find("2 M N K"), std::string::npos) << t;
+  EXPECT_EQ(t.find("effective bandwidth ="), std::string::npos) << t;
+}

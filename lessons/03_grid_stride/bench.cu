@@ -10,6 +10,7 @@
 #include "course/report.hpp"
 #include "grid_stride.cuh"
 #include "harness/lesson.hpp"
+#include "steps/03_grid_stride.hpp"
 
 namespace {
 
@@ -94,4 +95,4 @@ bench::Table grid_table(const bench::Context& ctx) {
 
 }  // namespace
 
-BENCH_TABLE("03_grid_stride", "grid_stride", grid_table);
+BENCH_TABLE(grid_stride::kLessonId, "grid_stride", grid_table);

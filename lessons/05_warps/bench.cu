@@ -11,6 +11,7 @@
 #include "course/report.hpp"
 #include "harness/lesson.hpp"
 #include "host_reference.hpp"
+#include "steps/05_warps.hpp"
 #include "warps.cuh"
 
 namespace {
@@ -217,5 +218,5 @@ bench::Table sum_table(const bench::Context& ctx) {
 
 }  // namespace
 
-BENCH_TABLE("05_warps", "divergence", divergence_table);
-BENCH_TABLE("05_warps", "array_sum", sum_table);
+BENCH_TABLE(warps::kLessonId, "divergence", divergence_table);
+BENCH_TABLE(warps::kLessonId, "array_sum", sum_table);

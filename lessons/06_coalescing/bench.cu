@@ -11,6 +11,7 @@
 #include "bench.hpp"
 #include "coalescing.cuh"
 #include "course/report.hpp"
+#include "steps/06_coalescing.hpp"
 
 namespace {
 
@@ -195,7 +196,7 @@ bench::Table particles_table(const bench::Context& ctx) {
 
 }  // namespace
 
-BENCH_TABLE("06_coalescing", "stride", stride_table);
-BENCH_TABLE("06_coalescing", "aos_soa", aos_soa_table);
-BENCH_TABLE("06_coalescing", "float4", float4_table);
-BENCH_TABLE("06_coalescing", "particles", particles_table);
+BENCH_TABLE(coalescing::kLessonId, "stride", stride_table);
+BENCH_TABLE(coalescing::kLessonId, "aos_soa", aos_soa_table);
+BENCH_TABLE(coalescing::kLessonId, "float4", float4_table);
+BENCH_TABLE(coalescing::kLessonId, "particles", particles_table);

@@ -7,7 +7,9 @@
 #include <vector>
 
 #include "bench.hpp"
+#include "steps/07_transpose.hpp"
 #include "transpose.cuh"
+#include "transpose_steps.hpp"
 
 namespace {
 
@@ -30,28 +32,28 @@ bench::Table transpose_table(const bench::Context& ctx) {
   };
   t.rows.push_back(
       bench::measure(ctx, "copy_tiled (ceiling)", copy, copy, 8.0 * n, "both sides coalesced"));
-  using Launcher = cudaError_t (*)(const float*, float*, int, int, cudaStream_t);
+  // The ladder's rungs are the lesson's first steps, each with the launcher its tests grade;
+  // a row is named after the step's kernel, transpose_<step>.
+  using transpose::Step;
   const struct {
-    const char* name;
-    Launcher launch;
+    Step step;
     const char* note;
-  } ladder[] = {{"transpose_naive", transpose::launch_transpose_naive,
-                 "writes strided: 32 sectors per warp store"},
-                {"transpose_tiled", transpose::launch_transpose_tiled,
-                 "both sides coalesced; 32-way bank conflicts on the tile read"},
-                {"transpose_tiled_padded", transpose::launch_transpose_tiled_padded,
-                 "tile[32][33]: conflict-free"}};
+  } ladder[] = {{Step::naive, "writes strided: 32 sectors per warp store"},
+                {Step::tiled, "both sides coalesced; 32-way bank conflicts on the tile read"},
+                {Step::tiled_padded, "tile[32][33]: conflict-free"}};
   const auto where = [](std::size_t i) { return fmt::format("out[{}][{}]", i / side, i % side); };
   for (const auto& k : ladder) {
+    const transpose::StepLauncher launch = transpose::step_launcher(k.step);
     const bench::Launch run = [&](cudaStream_t s) {
-      return k.launch(in.data(), out.data(), side, side, s);
+      return launch(in.data(), out.data(), side, side, s);
     };
     t.rows.push_back(
-        bench::measure_checked(ctx, k.name, copy, run, 8.0 * n, k.note, out, ref, where));
+        bench::measure_checked(ctx, std::string("transpose_") + transpose::step_name(k.step), copy,
+                               run, 8.0 * n, k.note, out, ref, where));
   }
   return t;
 }
 
 }  // namespace
 
-BENCH_TABLE("07_transpose", "transpose", transpose_table);
+BENCH_TABLE(transpose::kLessonId, "transpose", transpose_table);

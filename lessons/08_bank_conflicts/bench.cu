@@ -9,8 +9,10 @@
 #include <vector>
 
 #include "bank_conflicts.cuh"
+#include "bank_conflicts_steps.hpp"
 #include "bench.hpp"
 #include "host_reference.hpp"
+#include "steps/08_bank_conflicts.hpp"
 
 namespace {
 
@@ -72,23 +74,23 @@ bench::Table banks_table(const bench::Context& ctx) {
     const double bytes = 3.0 * n * sizeof(float);
     t.rows.push_back(bench::measure(ctx, "tile_product_rows (float rung)", rung, rung, bytes,
                                     "B read along a row: 1 wavefront per load"));
-    using Launcher = cudaError_t (*)(const float*, const float*, float*, int, int, cudaStream_t);
+    // The float steps, with the launchers their tests grade; a row is named after the step's
+    // kernel, tile_product_<step>.
+    using bank_conflicts::Step;
     const struct {
-      const char* name;
-      Launcher launch;
+      Step step;
       const char* note;
-    } ladder[] = {{"tile_product_conflicted", bank_conflicts::launch_tile_product_conflicted,
-                   "float[32][32]: 32-way, 32 wavefronts per B load"},
-                  {"tile_product_padded", bank_conflicts::launch_tile_product_padded,
-                   "float[32][33]: bank (x + k) % 32, 1 wavefront"},
-                  {"tile_product_swizzled", bank_conflicts::launch_tile_product_swizzled,
-                   "float[32][32], column k ^ r: 1 wavefront"}};
+    } ladder[] = {{Step::conflicted, "float[32][32]: 32-way, 32 wavefronts per B load"},
+                  {Step::padded, "float[32][33]: bank (x + k) % 32, 1 wavefront"},
+                  {Step::swizzled, "float[32][32], column k ^ r: 1 wavefront"}};
     for (const auto& k : ladder) {
+      const bank_conflicts::FloatStepLauncher launch = bank_conflicts::float_step_launcher(k.step);
       const bench::Launch run = [&](cudaStream_t s) {
-        return k.launch(a.data(), b.data(), c.data(), side, side, s);
+        return launch(a.data(), b.data(), c.data(), side, side, s);
       };
-      t.rows.push_back(
-          bench::measure_checked(ctx, k.name, rung, run, bytes, k.note, c, ref32, where));
+      t.rows.push_back(bench::measure_checked(
+          ctx, std::string("tile_product_") + bank_conflicts::step_name(k.step), rung, run, bytes,
+          k.note, c, ref32, where));
     }
   }
   {
@@ -128,4 +130,4 @@ bench::Table banks_table(const bench::Context& ctx) {
 
 }  // namespace
 
-BENCH_TABLE("08_bank_conflicts", "banks", banks_table);
+BENCH_TABLE(bank_conflicts::kLessonId, "banks", banks_table);

@@ -9,6 +9,7 @@
 
 #include "bench.hpp"
 #include "course/report.hpp"
+#include "steps/09_vectorized_memory.hpp"
 #include "vectorized_memory.cuh"
 
 namespace {
@@ -134,5 +135,5 @@ bench::Table transpose_table(const bench::Context& ctx) {
 
 }  // namespace
 
-BENCH_TABLE("09_vectorized_memory", "vector_widths", widths_table);
-BENCH_TABLE("09_vectorized_memory", "transpose_64", transpose_table);
+BENCH_TABLE(vectorized_memory::kLessonId, "vector_widths", widths_table);
+BENCH_TABLE(vectorized_memory::kLessonId, "transpose_64", transpose_table);

@@ -13,6 +13,7 @@
 #include "harness/lesson.hpp"
 #include "host_reference.hpp"
 #include "reduction.cuh"
+#include "steps/10_reduction.hpp"
 
 namespace {
 
@@ -276,5 +277,5 @@ bench::Table row_sums_table(const bench::Context& ctx) {
 
 }  // namespace
 
-BENCH_TABLE("10_reduction", "harris_ladder", ladder_table);
-BENCH_TABLE("10_reduction", "row_sums", row_sums_table);
+BENCH_TABLE(reduction::kLessonId, "harris_ladder", ladder_table);
+BENCH_TABLE(reduction::kLessonId, "row_sums", row_sums_table);

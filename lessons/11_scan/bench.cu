@@ -13,6 +13,7 @@
 #include "course/report.hpp"
 #include "host_reference.hpp"
 #include "scan.cuh"
+#include "steps/11_scan.hpp"
 
 namespace {
 
@@ -286,6 +287,6 @@ bench::Table compact_table(const bench::Context& ctx) {
 
 }  // namespace
 
-BENCH_TABLE("11_scan", "block_scan", block_table);
-BENCH_TABLE("11_scan", "scan", scan_table);
-BENCH_TABLE("11_scan", "compact", compact_table);
+BENCH_TABLE(scan::kLessonId, "block_scan", block_table);
+BENCH_TABLE(scan::kLessonId, "scan", scan_table);
+BENCH_TABLE(scan::kLessonId, "compact", compact_table);

@@ -70,6 +70,31 @@ struct TileStatus {
   unsigned* next_tile;  ///< one counter, 0 on entry: atomicAdd(next_tile, 1) hands out tiles
 };
 
+/// A release store of `v` to `*p` at device scope: every write this thread made before it is
+/// visible to any thread of the device whose acquire load (load_acquire) reads `v` (PTX ISA,
+/// "Memory Consistency Model": release and acquire patterns). It is the instruction
+/// `cuda::atomic_ref<int, cuda::thread_scope_device>(*p).store(v, cuda::memory_order_release)`
+/// compiles to, `st.release.gpu.b32` (nvcc 13.0 for sm_90, docs/measured/compiler.md), written
+/// here in inline PTX because `<cuda/atomic>` costs seconds of compile time per rebuild.
+/// @param p an int in global memory, 4-byte aligned
+/// @param v the value to store
+__device__ __forceinline__ void store_release(int* p, int v) {
+  asm volatile("st.release.gpu.b32 [%0],%1;" ::"l"(p), "r"(v) : "memory");
+}
+
+/// An acquire load of `*p` at device scope: if it reads a value stored by store_release, every
+/// write the storing thread made before that store is visible to this thread's later reads (PTX
+/// ISA, "Memory Consistency Model"). `ld.acquire.gpu.b32`, the instruction of
+/// `cuda::atomic_ref<int, cuda::thread_scope_device>(*p).load(cuda::memory_order_acquire)`
+/// (nvcc 13.0 for sm_90, docs/measured/compiler.md).
+/// @param p an int in global memory, 4-byte aligned
+/// @return the value loaded
+__device__ __forceinline__ int load_acquire(const int* p) {
+  int v;
+  asm volatile("ld.acquire.gpu.b32 %0,[%1];" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
+
 /// How the chunk kernels (device_scan, compact) split n elements: `tiles` tiles of TILE_ITEMS
 /// (the last one partial), `chunks` blocks, block b owning elements [b * chunk, min((b + 1) *
 /// chunk, n)), every chunk but the last `chunk` elements (a multiple of TILE_ITEMS).

@@ -2,7 +2,6 @@
 // array of warp totals, reduce-then-scan over chunks of 2048-element tiles, a single-pass scan
 // with a decoupled look-back (release stores, acquire loads), and stream compaction on the chunk
 // structure.
-#include <cuda/atomic>
 
 #include "scan.cuh"
 
@@ -100,16 +99,6 @@ __device__ int items_below(long long base, long long n) {
   const long long first = base + static_cast<long long>(threadIdx.x) * ITEMS_PER_THREAD;
   const long long left = n - first;
   return left <= 0 ? 0 : (left >= ITEMS_PER_THREAD ? ITEMS_PER_THREAD : static_cast<int>(left));
-}
-
-// The tile status words are read and written by blocks that may run on different SMs: device
-// scope. A release store makes every write this thread made before it visible to a thread whose
-// acquire load reads the stored value (PTX ISA, Memory Consistency Model).
-__device__ void store_release(int* p, int v) {
-  cuda::atomic_ref<int, cuda::thread_scope_device>(*p).store(v, cuda::memory_order_release);
-}
-__device__ int load_acquire(int* p) {
-  return cuda::atomic_ref<int, cuda::thread_scope_device>(*p).load(cuda::memory_order_acquire);
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
 #include "course/clocks.hpp"
 
+#include "course/speed_record.hpp"
+
 namespace course {
 
 namespace {
@@ -27,15 +29,15 @@ nlohmann::json clock_properties(const ClockSample& before, const ClockSample& af
   auto put = [&](const char* key, const std::optional<unsigned>& value) {
     if (value) p[key] = *value;
   };
-  put("sm_clock_mhz_before", before.sm_mhz);
-  put("sm_clock_mhz_after", after.sm_mhz);
-  put("mem_clock_mhz_before", before.mem_mhz);
-  put("mem_clock_mhz_after", after.mem_mhz);
-  put("temperature_c_before", before.temperature_c);
-  put("temperature_c_after", after.temperature_c);
+  put(speed_key::kSmClockMhzBefore, before.sm_mhz);
+  put(speed_key::kSmClockMhzAfter, after.sm_mhz);
+  put(speed_key::kMemClockMhzBefore, before.mem_mhz);
+  put(speed_key::kMemClockMhzAfter, after.mem_mhz);
+  put(speed_key::kTemperatureCBefore, before.temperature_c);
+  put(speed_key::kTemperatureCAfter, after.temperature_c);
   if (before.event_reasons || after.event_reasons) {
     // Decoding the union keeps the names in bit order and each name once.
-    p["throttle_reasons"] =
+    p[speed_key::kThrottleReasons] =
         throttle_reasons(before.event_reasons.value_or(0) | after.event_reasons.value_or(0));
   }
   return p;

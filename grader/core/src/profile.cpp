@@ -26,6 +26,14 @@ const std::vector<std::string>& metric_names() {
       "sm__warps_active.avg.pct_of_peak_sustained_active",
       "sm__maximum_warps_per_active_cycle_pct",
       "launch__registers_per_thread",
+      "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum",
+      "smsp__sass_thread_inst_executed_op_fmul_pred_on.sum",
+      "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum",
+      "dram__bytes.sum",
+      "sm__sass_thread_inst_executed_op_ffma_pred_on.sum.peak_sustained",
+      "sm__cycles_elapsed.avg.per_second",
+      "dram__bytes.sum.peak_sustained",
+      "dram__cycles_elapsed.avg.per_second",
   };
   return names;
 }
@@ -35,6 +43,40 @@ double KernelMetrics::ld_sectors_per_request() const {
 }
 double KernelMetrics::st_sectors_per_request() const {
   return st_requests > 0 ? st_sectors / st_requests : -1;
+}
+double KernelMetrics::fp32_flops() const {
+  if (fadd < 0 && fmul < 0 && ffma < 0) return -1;
+  return std::max(0.0, fadd) + std::max(0.0, fmul) + 2 * std::max(0.0, ffma);
+}
+
+double Roofline::roof() const {
+  return std::min(peak_flops_per_second, intensity * peak_dram_bytes_per_second);
+}
+
+bool roofline(const KernelMetrics& m, Roofline& out) {
+  const double flops = m.fp32_flops();
+  if (flops <= 0 || m.duration_ns <= 0 || m.dram_bytes <= 0 || m.peak_ffma_per_cycle <= 0 ||
+      m.sm_cycles_per_second <= 0 || m.peak_dram_bytes_per_cycle <= 0 ||
+      m.dram_cycles_per_second <= 0)
+    return false;
+  out.flops_per_second = flops / (m.duration_ns * 1e-9);
+  out.peak_flops_per_second = 2 * m.peak_ffma_per_cycle * m.sm_cycles_per_second;
+  out.peak_dram_bytes_per_second = m.peak_dram_bytes_per_cycle * m.dram_cycles_per_second;
+  out.intensity = flops / m.dram_bytes;
+  return true;
+}
+
+std::string roofline_line(const KernelMetrics& m) {
+  Roofline r{};
+  if (!roofline(m, r)) return "";
+  const bool right = r.intensity >= r.ridge();
+  return fmt::format(
+      "{}: {:.1f} TFLOP/s of FP32, {:.0f}% of the FP32 peak ({:.1f} TFLOP/s at the clock it ran "
+      "at); {:.1f} FLOP per byte of DRAM traffic, {} of the ridge point ({:.1f} FLOP/B): {} on the "
+      "roofline, {:.0f}% of its roof.",
+      m.kernel, r.flops_per_second / 1e12, 100 * r.flops_per_second / r.peak_flops_per_second,
+      r.peak_flops_per_second / 1e12, r.intensity, right ? "right" : "left", r.ridge(),
+      right ? "compute-bound" : "memory-bound", 100 * r.flops_per_second / r.roof());
 }
 
 namespace {
@@ -76,6 +118,50 @@ double number(std::string s) {
   }
 }
 
+// A value as ncu displayed it (its units scaled for reading, `--print-units auto`: "2.51 Gbyte",
+// "1.98 cycle/nsecond", "1.98 Ghz") in base units: bytes, instructions, cycles, and per second
+// for rates. Other units (%, sectors, requests, "") are left as they are: sectors and requests
+// only ever appear as a ratio of the two, which a common display scale would not change.
+double to_base_units(double v, const std::string& unit) {
+  const auto slash = unit.find('/');
+  std::string num = unit.substr(0, slash);
+  const std::string den = slash == std::string::npos ? "" : unit.substr(slash + 1);
+  const auto prefix = [](const std::string& u, std::size_t base_len) {
+    if (u.size() != base_len + 1) return 1.0;
+    switch (u[0]) {
+      case 'K':
+      case 'k':
+        return 1e3;
+      case 'M':
+        return 1e6;
+      case 'G':
+      case 'g':
+        return 1e9;
+      case 'T':
+      case 't':
+        return 1e12;
+      case 'm':
+        return 1e-3;
+      case 'u':
+        return 1e-6;
+      case 'n':
+        return 1e-9;
+      default:
+        return 1.0;
+    }
+  };
+  for (const char* base : {"byte", "cycle", "inst", "hz", "Hz", "second"}) {
+    const std::string b = base;
+    if (num.size() >= b.size() && num.compare(num.size() - b.size(), b.size(), b) == 0) {
+      v *= prefix(num, b.size());
+      break;
+    }
+  }
+  if (den.size() >= 6 && den.compare(den.size() - 6, 6, "second") == 0)
+    v /= prefix(den, 6);  // per nsecond: x 10^9 per second
+  return v;
+}
+
 // "ns::kernel_name(const float *, float *, int, int)" -> "kernel_name"
 std::string short_name(const std::string& full) {
   std::string s = full.substr(0, full.find('('));
@@ -102,6 +188,15 @@ void set(KernelMetrics& m, const std::string& metric, double v) {
       {"sm__warps_active.avg.pct_of_peak_sustained_active", &KernelMetrics::occupancy_pct},
       {"sm__maximum_warps_per_active_cycle_pct", &KernelMetrics::theoretical_occupancy_pct},
       {"launch__registers_per_thread", &KernelMetrics::registers},
+      {"smsp__sass_thread_inst_executed_op_fadd_pred_on.sum", &KernelMetrics::fadd},
+      {"smsp__sass_thread_inst_executed_op_fmul_pred_on.sum", &KernelMetrics::fmul},
+      {"smsp__sass_thread_inst_executed_op_ffma_pred_on.sum", &KernelMetrics::ffma},
+      {"dram__bytes.sum", &KernelMetrics::dram_bytes},
+      {"sm__sass_thread_inst_executed_op_ffma_pred_on.sum.peak_sustained",
+       &KernelMetrics::peak_ffma_per_cycle},
+      {"sm__cycles_elapsed.avg.per_second", &KernelMetrics::sm_cycles_per_second},
+      {"dram__bytes.sum.peak_sustained", &KernelMetrics::peak_dram_bytes_per_cycle},
+      {"dram__cycles_elapsed.avg.per_second", &KernelMetrics::dram_cycles_per_second},
   };
   if (auto it = fields.find(metric); it != fields.end()) m.*(it->second) = v;
 }
@@ -139,13 +234,18 @@ std::vector<KernelMetrics> parse_ncu_csv(const std::string& csv) {
       last_id = id;
     }
     double v = number(c[value_col]);
-    // Durations are asked in ns, but ncu may pick another unit for display.
+    // Durations are kept in ns, whatever unit ncu picked for display; other values go to base
+    // units (bytes, cycles per second).
     if (unit_col >= 0 && c[metric_col] == "gpu__time_duration.sum") {
       const std::string& u = c[unit_col];
       if (u == "usecond" || u == "us")
         v *= 1e3;
       else if (u == "msecond" || u == "ms")
         v *= 1e6;
+      else if (u == "second" || u == "s")
+        v *= 1e9;
+    } else if (unit_col >= 0) {
+      v = to_base_units(v, c[unit_col]);
     }
     set(out.back(), c[metric_col], v);
   }

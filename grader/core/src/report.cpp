@@ -12,62 +12,6 @@ namespace course {
 using nlohmann::json;
 using protocol::TestRecord;
 
-namespace {
-// The optional clock figures: the same key in the test's properties and in the JSON report.
-constexpr std::pair<const char*, std::optional<int> SpeedFigures::*> kClockFigures[] = {
-    {"sm_clock_mhz_before", &SpeedFigures::sm_clock_mhz_before},
-    {"sm_clock_mhz_after", &SpeedFigures::sm_clock_mhz_after},
-    {"mem_clock_mhz_before", &SpeedFigures::mem_clock_mhz_before},
-    {"mem_clock_mhz_after", &SpeedFigures::mem_clock_mhz_after},
-    {"temperature_c_before", &SpeedFigures::temperature_c_before},
-    {"temperature_c_after", &SpeedFigures::temperature_c_after}};
-}  // namespace
-
-std::optional<SpeedFigures> SpeedFigures::from_properties(const json& p) {
-  // A speed test that stopped before timing (wrong output) has no figures to show.
-  if (!p.is_object() || p.value("kind", "") != "speed" || !p.contains("gbps")) return std::nullopt;
-  SpeedFigures s;
-  s.shape = p.value("shape", "");
-  s.bytes = p.value("bytes", 0.0);
-  s.gbps = p.value("gbps", 0.0);
-  s.ceiling_gbps = p.value("ceiling_gbps", 0.0);
-  s.ratio = p.value("ratio", 0.0);
-  s.ratio_q1 = p.value("ratio_q1", 0.0);
-  s.ratio_q3 = p.value("ratio_q3", 0.0);
-  if (p.contains("gate") && p["gate"].is_number()) s.gate = p["gate"].get<double>();
-  s.pairs = p.value("pairs", 0);
-  s.verdict = p.value("verdict", "");
-  s.close_call = p.value("close_call", false);
-  // Optional (older records lack it): not re-measured unless it says so.
-  s.remeasured =
-      p.contains("remeasured") && p["remeasured"].is_boolean() && p["remeasured"].get<bool>();
-  if (s.remeasured && p.contains("pairs_at_first_decision") &&
-      p["pairs_at_first_decision"].is_number() && p["pairs_at_first_decision"].get<double>() > 0 &&
-      p["pairs_at_first_decision"].get<double>() < 1e9)
-    s.pairs_at_first_decision = static_cast<int>(p["pairs_at_first_decision"].get<double>());
-  s.memcpy_gbps = p.value("memcpy_gbps", 0.0);
-  s.peak_gbps = p.value("peak_gbps", 0.0);
-  s.ceiling_kernel = p.value("ceiling_kernel", "");
-  // Clock figures (course/clocks.hpp): optional, so a missing or malformed one stays absent.
-  for (const auto& [key, member] : kClockFigures) {
-    if (!p.contains(key) || !p[key].is_number()) continue;
-    const double v = p[key].get<double>();
-    if (v >= 0 && v < 1e6) s.*member = static_cast<int>(v);
-  }
-  if (p.contains("throttle_reasons") && p["throttle_reasons"].is_array()) {
-    std::vector<std::string> reasons;
-    for (const json& r : p["throttle_reasons"])
-      if (r.is_string()) reasons.push_back(r.get<std::string>());
-    s.throttle_reasons = reasons;
-  }
-  return s;
-}
-
-bool SpeedFigures::has_clocks() const {
-  return sm_clock_mhz_before || sm_clock_mhz_after || mem_clock_mhz_before || mem_clock_mhz_after ||
-         temperature_c_before || temperature_c_after || throttle_reasons;
-}
-
 const std::vector<ExitCodeMeaning>& exit_code_meanings() {
   static const std::vector<ExitCodeMeaning> meanings = {
       {kExitOk, "everything asked for passed"},
@@ -241,8 +185,11 @@ std::string status_word(const std::string& status, const Style& st) {
 }
 
 std::string speed_figures(const SpeedFigures& s) {
+  // A step that declares its FLOPs (a matrix product) is read in TFLOP/s; the ratio is the same.
   std::string line =
-      fmt::format("{} GB/s = {:.1f}% of ceiling", group_thousands(s.gbps), 100 * s.ratio);
+      s.flops > 0
+          ? fmt::format("{:.1f} TFLOP/s = {:.1f}% of ceiling", s.tflops(), 100 * s.ratio)
+          : fmt::format("{} GB/s = {:.1f}% of ceiling", group_thousands(s.gbps), 100 * s.ratio);
   if (s.verdict == "impossible") return line + " (impossible: rejected)";
   if (!s.gate) return line + " (no speed gate)";
   const double margin = 100 * (s.ratio - *s.gate);
@@ -323,6 +270,17 @@ std::string why_not_passed(const StepReport& s, const TextOptions& opt) {
 
 // Under a lesson's steps: its ceiling, the context figures and the bandwidth formula.
 std::string context_lines(const SpeedFigures& context) {
+  if (context.flops > 0)
+    return fmt::format(
+               "  ceiling: {} on {}, {:.1f} TFLOP/s ({} GB/s), measured interleaved with your "
+               "kernel in this run\n",
+               context.ceiling_kernel, context.shape, context.ceiling_tflops(),
+               group_thousands(context.ceiling_gbps)) +
+           fmt::format(
+               "  FLOP rate = floating-point operations of the task (2 M N K for C = A B) / "
+               "kernel time, TFLOP/s = 10^12 FLOP/s; median of {} interleaved pairs, each launch "
+               "on fresh inputs after an L2 flush\n",
+               context.pairs);
   return fmt::format(
              "  ceiling: {} on {}, {} GB/s, measured interleaved with your kernel in this run\n",
              context.ceiling_kernel, context.shape, group_thousands(context.ceiling_gbps)) +
@@ -490,32 +448,6 @@ json record_json(const TestRecord& t) {
   return {{"test", t.name}, {"status", t.status}, {"failures", t.failures}, {"ms", t.ms}};
 }
 
-json speed_json(const SpeedFigures& s) {
-  json j = {{"shape", s.shape},
-            {"bytes", s.bytes},
-            {"gbps", s.gbps},
-            {"ceiling_gbps", s.ceiling_gbps},
-            {"ceiling_kernel", s.ceiling_kernel},
-            {"fraction_of_ceiling", s.ratio},
-            {"fraction_q1", s.ratio_q1},
-            {"fraction_q3", s.ratio_q3},
-            {"gate", s.gate ? json(*s.gate) : json(nullptr)},
-            {"margin", s.gate ? json(s.ratio - *s.gate) : json(nullptr)},
-            {"pairs", s.pairs},
-            {"verdict", s.verdict},
-            {"close_call", s.close_call},
-            {"remeasured", s.remeasured},
-            {"pairs_at_first_decision", s.remeasured && s.pairs_at_first_decision > 0
-                                            ? json(s.pairs_at_first_decision)
-                                            : json(nullptr)},
-            {"memcpy_gbps", s.memcpy_gbps},
-            {"peak_gbps", s.peak_gbps}};
-  // Optional: present only when read (format_version 1 only ever gains optional fields).
-  for (const auto& [key, member] : kClockFigures)
-    if (const std::optional<int>& value = s.*member) j[key] = *value;
-  if (s.throttle_reasons) j["throttle_reasons"] = *s.throttle_reasons;
-  return j;
-}
 }  // namespace
 
 json to_json(const Report& r) {
@@ -538,7 +470,7 @@ json to_json(const Report& r) {
                    {"tests_skipped", s.tests_skipped},
                    {"skipped", skipped},
                    {"problems", problems},
-                   {"speed", s.speed ? speed_json(*s.speed) : json(nullptr)}};
+                   {"speed", s.speed ? speed_report_json(*s.speed) : json(nullptr)}};
       // Optional fields (format_version 1 only ever gains those): present when there is a stage.
       if (!s.memcheck.empty()) step["memcheck"] = s.memcheck;
       steps.push_back(step);
@@ -673,16 +605,21 @@ json to_gradescope(const Report& r, const std::string& text_report) {
     }
     for (const StepReport& s : l.steps) {
       // Optional steps (extensions) are reported but worth no points: skipping one on an older
-      // GPU, or not attempting it, must not lower a grade.
+      // GPU, or not attempting it, must not lower a grade. A required step that was skipped
+      // (every test skipped for a reason of the grading machine: too little device memory,
+      // profiler counters not permitted) was not graded, so it is worth no points either, and
+      // says so in its name: it neither passed nor failed.
       const bool passed = s.status == "pass";
-      const double points = s.optional ? 0 : 1;
+      const bool skipped = s.status == "skipped";
+      const double points = s.optional || skipped ? 0 : 1;
       score += passed ? points : 0;
-      tests.push_back(
-          {{"name", l.id + "." + s.name + (s.optional ? " (optional)" : "")},
-           {"score", passed ? points : 0},
-           {"max_score", points},
-           {"status", passed || (s.optional && s.status == "skipped") ? "passed" : "failed"},
-           {"output", step_details(l, s)}});
+      const std::string suffix =
+          s.optional ? " (optional)" : (skipped ? " (skipped here: not graded)" : "");
+      tests.push_back({{"name", l.id + "." + s.name + suffix},
+                       {"score", passed ? points : 0},
+                       {"max_score", points},
+                       {"status", passed || skipped ? "passed" : "failed"},
+                       {"output", step_details(l, s)}});
     }
   }
   return {{"score", score}, {"output", text_report}, {"tests", tests}, {"visibility", "visible"}};

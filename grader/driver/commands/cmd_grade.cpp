@@ -23,7 +23,7 @@ class Grade : public Command {
                    "LESSON or LESSON.STEP to grade (a lesson id, number or name)");
     app.add_flag("--all", all_, "grade every lesson that is ready");
     app.add_flag("--json", shared.json,
-                 "print the report as JSON (format documented in README.md)");
+                 "print the report as JSON (format documented in docs/REFERENCE.md)");
     app.add_option("--junit", junit_path_, "also write the report as JUnit XML to this file");
     app.add_option("--gradescope", gradescope_path_,
                    "also write Gradescope results.json to this file");

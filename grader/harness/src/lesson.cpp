@@ -11,9 +11,11 @@
 #include <stdexcept>
 
 #include "course/protocol.hpp"
+#include "course/speed_record.hpp"
 #include "harness/clocks.hpp"
 #include "harness/device.hpp"
 #include "harness/manifest_step.hpp"
+#include "harness/reporter.hpp"
 #include "harness/resources.hpp"
 
 namespace harness {
@@ -107,7 +109,11 @@ Case::~Case() = default;
 
 void Case::describe(std::string kernel, std::string shape) {
   what_ = kernel + " on " + shape;
-  record("shape", shape);
+  record(course::speed_key::kShape, shape);
+}
+
+void Case::flops(double f) {
+  record(course::speed_key::kFlops, f);
 }
 
 std::string Case::prefix() const {
@@ -342,21 +348,16 @@ namespace {
 
 // Records what the report shows for a speed test (course::SpeedFigures reads them).
 void record_timing(const PairedTiming& t, const course::GateDecision& d) {
-  record("gbps", t.student_gbps);
-  record("ceiling_gbps", t.ceiling_gbps);
-  record("ratio", t.ratio_summary.median);
-  record("ratio_q1", t.ratio_summary.q1);
-  record("ratio_q3", t.ratio_summary.q3);
-  record("pairs", static_cast<double>(t.ratio.size()));
-  record("stopped_early", t.stopped == course::SamplingState::certain);
-  record("timing_seconds", t.seconds);
-  record("verdict", course::to_string(d.verdict));
-  record("close_call", d.close_call);
-  // Whether the loop went on because the spread straddled the gate (after how many pairs).
-  record("remeasured", t.first_straddle_pairs > 0);
-  if (t.first_straddle_pairs > 0)
-    record("pairs_at_first_decision", static_cast<double>(t.first_straddle_pairs));
-  record("peak_gbps", current_device().datasheet_peak_gbps());
+  course::TimingOutcome outcome;
+  outcome.gbps = t.student_gbps;
+  outcome.ceiling_gbps = t.ceiling_gbps;
+  outcome.ratio = t.ratio_summary;
+  outcome.pairs = t.ratio.size();
+  outcome.stopped_early = t.stopped == course::SamplingState::certain;
+  outcome.seconds = t.seconds;
+  outcome.first_straddle_pairs = t.first_straddle_pairs;
+  outcome.peak_gbps = current_device().datasheet_peak_gbps();
+  current_properties().update(course::timing_properties(outcome, d));
 }
 
 }  // namespace
@@ -442,13 +443,8 @@ void run_speed(const std::string& lesson, const std::string& step,
   const course::Step& s = manifest_step(lesson, step);
   const std::optional<double> gate =
       s.gate ? std::optional<double>(s.gate->fraction_of_ceiling) : std::nullopt;
-  record("kind", "speed");
-  record("ceiling_kernel", s.ceiling.kernel);
-  record("ceiling_kind", s.ceiling.kind);
-  if (gate)
-    record("gate", *gate);
-  else
-    record_null("gate");
+  current_properties().update(
+      course::speed_test_properties(s.ceiling.kernel, s.ceiling.kind, gate));
 
   // 1. Never time a wrong kernel: a kernel that skips work would look fast.
   const std::uint64_t seed = case_seed(step, "timed");
@@ -456,10 +452,10 @@ void run_speed(const std::string& lesson, const std::string& step,
   std::string skipped;
   const auto first_start = std::chrono::steady_clock::now();
   const bool ran = run_case(*c, body, skipped);
-  record("first_check_seconds",
+  record(course::speed_key::kFirstCheckSeconds,
          std::chrono::duration<double>(std::chrono::steady_clock::now() - first_start).count());
   if (!skipped.empty()) GTEST_SKIP() << skipped;
-  record("bytes", c->task_bytes());
+  record(course::speed_key::kBytes, c->task_bytes());
   const std::string shape = c->prefix().substr(0, c->prefix().rfind(", seed"));
   if (!ran) {  // a CUDA error: the kernel failed, or never finished, on the timing shape
     ADD_FAILURE() << "not timed: on the timing shape (" << c->prefix() << ") "
@@ -506,7 +502,7 @@ void run_speed(const std::string& lesson, const std::string& step,
     std::size_t memcpy_bytes = 0;
     const auto [src, dst] = c->memcpy_pair(memcpy_bytes);
     if (src && memcpy_bytes > 0)
-      record("memcpy_gbps", memcpy_gbps(dst, src, memcpy_bytes, flusher));
+      record(course::speed_key::kMemcpyGbps, memcpy_gbps(dst, src, memcpy_bytes, flusher));
 
     // 3. The outputs of timed launches chosen at random, checked by the test's own body on
     // those launches' inputs, drawn again on the device: a kernel that replays or reuses an
@@ -531,8 +527,8 @@ void run_speed(const std::string& lesson, const std::string& step,
       }
       wrong[k] = again.failures();
     }
-    record("checked_launches", static_cast<double>(kept.size()));
-    record("check_seconds",
+    record(course::speed_key::kCheckedLaunches, static_cast<double>(kept.size()));
+    record(course::speed_key::kCheckSeconds,
            std::chrono::duration<double>(std::chrono::steady_clock::now() - checks_start).count());
     for (std::size_t k = 0; k < kept.size(); ++k)
       if (!wrong[k].empty()) {

@@ -7,6 +7,7 @@
 #include "harness/lesson.hpp"
 #include "steps/07_transpose.hpp"
 #include "transpose.cuh"
+#include "transpose_steps.hpp"
 
 namespace {
 
@@ -30,24 +31,6 @@ std::string shape_name(const Shape& s) {
 Shape timing_shape() {
   const int side = static_cast<int>(harness::timing_side(2, sizeof(float)));
   return {side, side};
-}
-
-using Launcher = cudaError_t (*)(const float*, float*, int, int, cudaStream_t);
-
-Launcher launcher(Step step) {
-  switch (step) {
-    case Step::naive:
-      return transpose::launch_transpose_naive;
-    case Step::tiled:
-      return transpose::launch_transpose_tiled;
-    case Step::tiled_padded:
-      return transpose::launch_transpose_tiled_padded;
-    case Step::tiled_cp_async:
-      return transpose::launch_transpose_tiled_cp_async;
-    case Step::padded_32x32:
-      return transpose::launch_transpose_padded_32x32;
-  }
-  return nullptr;
 }
 
 // The kernel of each step that turns tiles (every step but naive), read for its shared memory.
@@ -93,7 +76,7 @@ void transpose_case(harness::Case& c, Step step, const Shape& s) {
   const size_t n = static_cast<size_t>(s.rows) * s.cols;
   const auto in = c.input<float>("in", n);
   const auto out = c.output<float>("out", n);
-  c.launch(launcher(step), in, out, s.rows, s.cols);
+  c.launch(transpose::step_launcher(step), in, out, s.rows, s.cols);
   c.ceiling(transpose::launch_copy_tiled, in, out, s.rows, s.cols);
   c.bytes(2.0 * n * sizeof(float));
   const auto rows = static_cast<std::size_t>(s.rows), cols = static_cast<std::size_t>(s.cols);

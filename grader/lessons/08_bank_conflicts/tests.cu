@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "bank_conflicts.cuh"
+#include "bank_conflicts_steps.hpp"
 #include "harness/lesson.hpp"
 #include "harness/record.hpp"
 #include "host_reference.hpp"
@@ -46,19 +47,6 @@ bool is_double(Step step) {
 
 template <typename T>
 using Launcher = cudaError_t (*)(const T*, const T*, T*, int, int, cudaStream_t);
-
-Launcher<float> float_launcher(Step step) {
-  switch (step) {
-    case Step::conflicted:
-      return bank_conflicts::launch_tile_product_conflicted;
-    case Step::padded:
-      return bank_conflicts::launch_tile_product_padded;
-    case Step::swizzled:
-      return bank_conflicts::launch_tile_product_swizzled;
-    default:
-      return nullptr;
-  }
-}
 
 // The device reference (harness::Reference): element (r, c) of the tile product from the draws of
 // A and B, as host_tile_product computes it. The data makes every product and partial sum exact
@@ -126,7 +114,7 @@ void run_case(harness::Case& c, Step step, const Shape& s) {
     tile_product_case<double>(c, step, s, bank_conflicts::launch_tile_product_padded_64,
                               bank_conflicts::launch_tile_product_rows_64);
   else
-    tile_product_case<float>(c, step, s, float_launcher(step),
+    tile_product_case<float>(c, step, s, bank_conflicts::float_step_launcher(step),
                              bank_conflicts::launch_tile_product_rows);
 }
 

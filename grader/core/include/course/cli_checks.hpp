@@ -79,7 +79,9 @@ inline CLI::Validator unsigned_number(const std::string& note = "") {
         std::strtoull(text.c_str(), nullptr, 10);
         return errno == ERANGE ? why : "";
       },
-      "UINT");
+      // No description: CLI11 already shows the option's type (UINT); a description would print
+      // as "UINT:UINT", which reads like a pair of numbers.
+      "");
 }
 
 /// A finite number of seconds, above `min` when `min` is 0 and at least `min` otherwise, and at

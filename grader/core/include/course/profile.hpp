@@ -32,9 +32,50 @@ struct KernelMetrics {
   double theoretical_occupancy_pct = -1;  ///< the launch's theoretical occupancy (its limits)
   double registers = -1;                  ///< registers per thread of the launch
 
+  // The roofline's inputs, as Nsight Compute's "GPU Speed Of Light Roofline Chart" section
+  // defines them (its section file, SpeedOfLight_RooflineChart.section): FP32 work counted from
+  // executed SASS instructions, the roofs from the hardware's sustained peaks per cycle times the
+  // clock during the kernel.
+  double fadd = -1;        ///< smsp__sass_thread_inst_executed_op_fadd_pred_on.sum
+  double fmul = -1;        ///< smsp__sass_thread_inst_executed_op_fmul_pred_on.sum
+  double ffma = -1;        ///< smsp__sass_thread_inst_executed_op_ffma_pred_on.sum
+  double dram_bytes = -1;  ///< dram__bytes.sum: bytes read and written in DRAM
+  double peak_ffma_per_cycle =
+      -1;  ///< sm__sass_thread_inst_executed_op_ffma_pred_on.sum.peak_sustained
+  double sm_cycles_per_second = -1;       ///< sm__cycles_elapsed.avg.per_second: the SM clock (Hz)
+  double peak_dram_bytes_per_cycle = -1;  ///< dram__bytes.sum.peak_sustained
+  double dram_cycles_per_second = -1;     ///< dram__cycles_elapsed.avg.per_second (Hz)
+
   double ld_sectors_per_request() const;  ///< 4 is ideal for 4-byte elements; 32 is one per lane
   double st_sectors_per_request() const;  ///< as ld_sectors_per_request(), for stores
+  /// FP32 operations the kernel executed: fadd + fmul + 2 ffma (a fused multiply-add is two);
+  /// -1 when ncu reported none of the three.
+  double fp32_flops() const;
 };
+
+/// Where a kernel sits on the FP32 roofline (Williams, Waterman and Patterson, "Roofline", CACM
+/// 52(4), 2009): achieved FLOP/s against the FP32 peak and against what its DRAM traffic allows.
+/// Rates are in FLOP/s and B/s (10^9 B/s = 1 GB/s); intensities in FLOP per byte of DRAM traffic.
+struct Roofline {
+  double flops_per_second;            ///< fp32_flops() / duration
+  double peak_flops_per_second;       ///< 2 x peak_ffma_per_cycle x sm_cycles_per_second
+  double peak_dram_bytes_per_second;  ///< peak_dram_bytes_per_cycle x dram_cycles_per_second
+  double intensity;                   ///< fp32_flops() / dram_bytes
+  /// The ridge point, peak FLOP/s / peak B/s: kernels of higher intensity can be compute-bound.
+  double ridge() const { return peak_flops_per_second / peak_dram_bytes_per_second; }
+  /// The roof at this intensity: min(peak FLOP/s, intensity x peak B/s).
+  double roof() const;
+};
+
+/// The kernel's roofline figures, or nothing when a metric they need is missing or it executed
+/// no FP32 operation (a copy kernel has no place on an FP32 roofline).
+bool roofline(const KernelMetrics& m, Roofline& out);
+
+/// One line for a kernel with FP32 work: "sgemm_warp_tiles: 34.2 TFLOP/s of FP32, 58% of the
+/// FP32 peak (59.3 TFLOP/s at the clock it ran at); 341 FLOP per byte of DRAM traffic, right of
+/// the ridge point (12.3 FLOP/B): compute-bound on the roofline, 58% of its roof."; "" when
+/// roofline() gives nothing.
+std::string roofline_line(const KernelMetrics& m);
 
 /// Parses `ncu --import REPORT --csv --page details` output (one row per kernel and metric).
 /// Kernels appear in launch order; a kernel launched twice appears twice.

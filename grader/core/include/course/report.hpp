@@ -10,6 +10,7 @@
 
 #include "course/manifest.hpp"
 #include "course/protocol.hpp"
+#include "course/speed_record.hpp"
 
 namespace course {
 
@@ -41,61 +42,6 @@ std::string exit_codes_markdown();
 /// The same as plain text for --help: "Exit codes:" and one indented entry per code, wrapped at
 /// `width` columns, backticks dropped.
 std::string exit_codes_text(std::size_t width = 79);
-
-/// A speed measurement against the lesson's copy ceiling (from the speed test's properties).
-struct SpeedFigures {
-  std::string shape;        ///< what was timed, with its unit: "8192x8192 floats"
-  double bytes = 0;         ///< bytes the task must read + write
-  double gbps = 0;          ///< student kernel, median, 10^9 B/s
-  double ceiling_gbps = 0;  ///< ceiling kernel, median over the same pairs
-  double ratio = 0;         ///< median over pairs of student/ceiling
-  /// First quartile of the per-pair ratios (ratio_q3: the third).
-  double ratio_q1 = 0, ratio_q3 = 0;
-  /** @var ratio_q3
-      Third quartile of the per-pair ratios. */
-  std::optional<double> gate;  ///< required ratio, if the step has a gate
-  int pairs = 0;               ///< interleaved (ceiling, student) pairs timed
-  std::string verdict;         ///< pass, fail, impossible (above course::kImpossibleRatio)
-  bool close_call = false;     ///< the ratio's interquartile range straddled the gate
-  /// The timing loop went on because the ratio's interquartile range straddled the gate at a
-  /// check after the minimum pairs (course::first_straddle()); close_call says whether it still
-  /// did.
-  bool remeasured = false;
-  /// Pairs when the interquartile range was first found straddling the gate; 0 unless remeasured.
-  int pairs_at_first_decision = 0;
-  double memcpy_gbps = 0;      ///< cudaMemcpy device-to-device, same bytes, for context
-  double peak_gbps = 0;        ///< 2 x memory clock x bus width, for context
-  std::string ceiling_kernel;  ///< name of the ceiling kernel, e.g. "copy_tiled"
-
-  // The GPU as found right before and right after the timing loop (course/clocks.hpp), each
-  // absent when it could not be read (no NVML, no driver, unsupported query).
-  /// SM clock before the timing loop, MHz (sm_clock_mhz_after: right after it).
-  std::optional<int> sm_clock_mhz_before, sm_clock_mhz_after;
-  /** @var sm_clock_mhz_after
-      SM clock right after the timing loop, MHz. */
-  /// Memory clock before the timing loop, MHz (mem_clock_mhz_after: right after it).
-  std::optional<int> mem_clock_mhz_before, mem_clock_mhz_after;
-  /** @var mem_clock_mhz_after
-      Memory clock right after the timing loop, MHz. */
-  /// GPU temperature before the timing loop, degrees Celsius (temperature_c_after: right after).
-  std::optional<int> temperature_c_before, temperature_c_after;
-  /** @var temperature_c_after
-      GPU temperature right after the timing loop, degrees Celsius. */
-  /// Thermal and power throttle reasons seen in either reading (course::throttle_reasons());
-  /// empty: none; absent: not known.
-  std::optional<std::vector<std::string>> throttle_reasons;
-
-  /// True when at least one clock, temperature or throttle figure is known.
-  bool has_clocks() const;
-
-  /// Reads the properties a speed test recorded (harness::run_speed_check).
-  /// @param p a test record's properties
-  /// @return the figures, or no value when `p` is not from a speed test (no "kind": "speed").
-  ///   Missing numbers read as 0; missing clock figures (or ones of the wrong type) stay absent;
-  ///   a missing or malformed "remeasured" reads as false, and pairs_at_first_decision is read
-  ///   only when it is true.
-  static std::optional<SpeedFigures> from_properties(const nlohmann::json& p);
-};
 
 /// One step's outcome.
 struct StepReport {
@@ -193,7 +139,8 @@ std::string clocks_line(const SpeedFigures& speed);
 /// straddled the gate: "re-measured: the first 30 pairs straddled the gate, decided on 600
 /// pairs"; "" when it did not (SpeedFigures::remeasured false).
 std::string remeasure_note(const SpeedFigures& speed);
-/// The `--json` report (format "cuda-course-grader-report", format_version 1; see README.md).
+/// The `--json` report (format "cuda-course-grader-report", format_version 1; see
+/// docs/REFERENCE.md).
 nlohmann::json to_json(const Report& report);
 /// JUnit XML (`--junit`): one testsuite per lesson, one testcase per step; a lesson that graded
 /// nothing (no GPU, build failure) is one testcase with an error.

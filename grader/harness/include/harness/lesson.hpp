@@ -466,6 +466,10 @@ class Case {
   }
   /// Bytes the task must read plus write (for effective bandwidth), for the speed test.
   void bytes(double b) { bytes_ = b; }
+  /// Floating-point operations the task must do (2 M N K for a matrix product), for a step whose
+  /// speed is read as a FLOP rate: the speed test's report then shows TFLOP/s beside GB/s
+  /// (course::SpeedFigures::flops). Optional; the gate is the ratio to the ceiling either way.
+  void flops(double f);
 
   /// Compares `out` with `expected` bit for bit; one failure message with the counts and the
   /// first mismatch, located by `where`, plus `advice`.

@@ -3,8 +3,6 @@
 // nothing until it knows its inclusive prefix, and it learns it only from its predecessor's: each
 // tile waits for the one before it, so the prefixes come one after another, each a round trip
 // through L2, and the look-back is a chain over all the tiles.
-#include <cuda/atomic>
-
 #include "unused_kernels.cuh"
 
 namespace scan {
@@ -24,14 +22,12 @@ __global__ void look_back_scan(const int* __restrict__ x, int* __restrict__ out,
   if (threadIdx.x == 0) {
     int exclusive = 0;
     if (tile > 0) {
-      cuda::atomic_ref<int, cuda::thread_scope_device> before(status.flag[tile - 1]);
-      while (before.load(cuda::memory_order_acquire) != TILE_PREFIX) {
+      while (load_acquire(&status.flag[tile - 1]) != TILE_PREFIX) {
       }
       exclusive = status.prefix[tile - 1];
     }
     status.prefix[tile] = exclusive + total;
-    cuda::atomic_ref<int, cuda::thread_scope_device>(status.flag[tile])
-        .store(TILE_PREFIX, cuda::memory_order_release);
+    store_release(&status.flag[tile], TILE_PREFIX);
     tile_exclusive = exclusive;
   }
   __syncthreads();

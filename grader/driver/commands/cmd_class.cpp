@@ -1,0 +1,226 @@
+// `grader class grade ROSTER -o OUT`, `grader class task OUT INDEX` and `grader class collect OUT`:
+// a whole class graded on this machine's GPUs or on a Slurm cluster, into one gradebook.
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "class_engines.hpp"
+#include "class_task.hpp"
+#include "command.hpp"
+#include "course/cli_checks.hpp"
+#include "course/config.hpp"
+#include "course/text_file.hpp"
+#include "gradebook.hpp"
+#include "process.hpp"
+
+namespace driver::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+ClassDir class_dir(const std::string& out) {
+  return {fs::absolute(out).lexically_normal().string()};
+}
+
+// Assembles the gradebook, prints its summary; exit code 0 when every row is graded, 3 when some
+// could not be here (no GPU), 1 when some have no grade at all.
+int collect_and_report(const ClassDir& dir, const course::Manifest& manifest, bool quiet) {
+  const Gradebook book = collect_gradebook(dir, manifest, why_missing(dir));
+  if (!quiet) fmt::print("{}", book.summary);
+  fmt::print(
+      "\ngradebook: {0}/gradebook.csv, {0}/gradebook.json; summary: {0}/summary.md; each "
+      "student's reports: {0}/students/<id>/\n",
+      dir.root);
+  bool incomplete = false, not_graded = false;
+  for (const nlohmann::json& row : book.json["rows"]) {
+    incomplete |= row["status"] == "incomplete";
+    not_graded |= row["status"] == "not_graded";
+  }
+  if (not_graded) return course::kExitFailed;
+  return incomplete ? course::kExitNoGpu : course::kExitOk;
+}
+
+class ClassGrade : public Subcommand {
+ public:
+  void add_to(CLI::App& parent, SharedOptions& shared) override {
+    app_ = parent.add_subcommand("grade", "grade every submission of a roster into a gradebook");
+    app_->add_option("roster", roster_,
+                     "CSV: student,submission[,ref] (a folder, or a git repository and ref)")
+        ->required();
+    app_->add_option("-o,--out", out_, "the class folder: results, gradebook, job script")
+        ->required();
+    app_->add_option("--lessons", lessons_, "lessons to grade (default: every ready one)")
+        ->delimiter(',');
+    app_->add_option(
+        "--secret-file", secret_file_,
+        std::string("file holding the class secret (default: $") + kSecretVariable + ")");
+    app_->add_option("--engine", engine_, "local (this machine's GPUs) or slurm (a job array)")
+        ->check(CLI::IsMember({"local", "slurm"}));
+    app_->add_flag("--quick", quick_, "no memcheck and no cases of several GiB (faster)");
+    app_->add_flag("--regrade", regrade_, "grade again students who already have a result");
+    app_->add_option("--cuda-architectures", architectures_,
+                     "CUDA architectures of the work trees' build (default: this build's)");
+    app_->add_option("--work", work_, "where work trees are built (local default: OUT/work)");
+    app_->add_option("--timeout", shared.test_timeout, "seconds one hidden test may run")
+        ->check(course::cli::seconds(0, 86400));
+    app_->add_option("--kernel-timeout", shared.kernel_timeout, "seconds one kernel may run")
+        ->check(course::cli::seconds(0, 86400));
+    app_->add_option("--gpus", gpus_, "local: GPU indices to use (default: every GPU)")
+        ->delimiter(',');
+    app_->add_option("--prefetch", local_.prefetch,
+                     "local: students compiled ahead while the GPUs grade")
+        ->check(course::cli::whole_number(0, 64));
+    app_->add_option("--student-timeout", local_.student_timeout,
+                     "local: wall seconds for one student before the task is stopped")
+        ->check(course::cli::seconds(0, 86400));
+    app_->add_option("--partition", slurm_.partition, "slurm: partition");
+    app_->add_option("--account", slurm_.account, "slurm: account");
+    app_->add_option("--time", slurm_.time, "slurm: time limit per task (default 00:30:00)");
+    app_->add_option("--gres", slurm_.gres,
+                     "slurm: generic resources per task (default gpu:1; \"\" for none)");
+    app_->add_option("--cpus-per-task", slurm_.cpus_per_task, "slurm: CPUs per task")
+        ->check(course::cli::whole_number(1, 1024));
+    app_->add_option("--max-running", slurm_.max_running, "slurm: tasks running at once (%K)")
+        ->check(course::cli::whole_number(1, 100000));
+    app_->add_option("--batch", slurm_.batch, "slurm: students per task")
+        ->check(course::cli::whole_number(1, 100000));
+    app_->add_flag("--no-submit", no_submit_, "slurm: write the job script, do not submit it");
+    app_->add_flag("--wait", slurm_.wait, "slurm: wait for the job, then collect the gradebook");
+    add_color_option(*app_, shared);
+    app_->add_flag("-q,--quiet", shared.quiet, "no progress messages, no summary");
+  }
+  int run(Context& context) override;
+
+ private:
+  std::string roster_, out_, secret_file_, engine_ = "local", architectures_, work_;
+  std::vector<std::string> lessons_, gpus_;
+  bool quick_ = false, regrade_ = false, no_submit_ = false;
+  LocalOptions local_;
+  SlurmOptions slurm_;
+};
+
+// Writes OUT/class.json, roster.csv and course.tar: what every task grades with.
+void set_up(const ClassDir& dir, const ClassSettings& wanted, const std::string& roster) {
+  fs::create_directories(dir.root);
+  // Relative submission paths in the copy would be relative to OUT: write them absolute.
+  std::string copy = csv_line({"student", "submission", "ref"});
+  for (const RosterEntry& e : read_roster(roster))
+    copy += csv_line({e.student, e.submission, e.ref});
+  course::write_text_atomically(dir.roster(), copy);
+  ClassSettings s = wanted;
+  std::string warning;
+  const std::string fresh = dir.course_archive() + ".new";
+  s.course_origin = write_course_archive(course::config::kSourceDir, fresh, warning);
+  if (!warning.empty()) fmt::print(stderr, "grader class grade: note: {}\n", warning);
+  const Captured sum = run_capture({"sha256sum", fresh});
+  s.course_fingerprint = sum.output.substr(0, 12);
+  fs::rename(fresh, dir.course_archive());
+  course::write_text_atomically(dir.settings(), s.to_json().dump(2) + "\n");
+}
+
+int ClassGrade::run(Context& context) {
+  const ClassDir dir = class_dir(out_);
+  try {
+    ClassSettings s;
+    s.lessons = class_lessons(context.manifest, lessons_);
+    s.quick = quick_;
+    s.test_timeout = context.shared.test_timeout;
+    s.kernel_timeout = context.shared.kernel_timeout;
+    s.cmake = course::config::kCMake;
+    s.configure_args = work_tree_configure_args(course::config::kBinaryDir, architectures_);
+    s.secret_file = secret_file_.empty() ? "" : fs::absolute(secret_file_).string();
+    s.seed_fingerprint = secret_fingerprint(read_secret(s.secret_file));
+    s.grader = this_grader();
+    set_up(dir, s, roster_);
+    if (engine_ == "slurm") {
+      slurm_.work_dir = work_;
+      slurm_.submit = !no_submit_;
+      if (const int rc = submit_slurm(dir, slurm_, regrade_); rc != course::kExitOk || !slurm_.wait)
+        return rc;
+    } else {
+      local_.gpus = gpus_.empty() ? detect_gpus() : gpus_;
+      local_.work_dir = work_.empty() ? dir.root + "/work" : fs::absolute(work_).string();
+      local_.regrade = regrade_;
+      local_.progress = !context.shared.quiet;
+      if (const int rc = run_local(dir, local_); rc != course::kExitOk) return rc;
+    }
+    return collect_and_report(dir, context.manifest, context.shared.quiet);
+  } catch (const ClassError& e) {
+    return context.usage_error("grader class grade", e.what());
+  } catch (const RosterError& e) {
+    return context.usage_error("grader class grade", e.what());
+  }
+}
+
+class ClassTask : public Subcommand {
+ public:
+  void add_to(CLI::App& parent, SharedOptions&) override {
+    app_ = parent.add_subcommand(
+        "task", "grade one task's students of a class folder (what the engines run)");
+    app_->add_option("out", out_, "the class folder")->required();
+    app_->add_option("index", index_, "task index (Slurm's $SLURM_ARRAY_TASK_ID)")
+        ->required()
+        ->check(course::cli::whole_number(0, 100000000));
+    app_->add_option("--work", options_.work_dir, "where work trees are built")->required();
+    app_->add_option("--gpus", options_.gpus, "GPUs to take turns on (default: what is visible)")
+        ->delimiter(',');
+    app_->add_option("--batch", options_.batch, "students per task")
+        ->check(course::cli::whole_number(1, 100000));
+    app_->add_flag("--regrade", options_.regrade, "grade again students who have a result");
+  }
+  int run(Context& context) override {
+    options_.work_dir = fs::absolute(options_.work_dir).string();
+    return run_class_task(class_dir(out_), index_, options_, context.manifest);
+  }
+
+ private:
+  std::string out_;
+  int index_ = 0;
+  TaskOptions options_;
+};
+
+class ClassCollect : public Subcommand {
+ public:
+  void add_to(CLI::App& parent, SharedOptions& shared) override {
+    app_ = parent.add_subcommand("collect", "assemble the gradebook of a class folder");
+    app_->add_option("out", out_, "the class folder")->required();
+    app_->add_flag("-q,--quiet", shared.quiet, "no summary");
+  }
+  int run(Context& context) override {
+    try {
+      return collect_and_report(class_dir(out_), context.manifest, context.shared.quiet);
+    } catch (const ClassError& e) {
+      return context.usage_error("grader class collect", e.what());
+    } catch (const RosterError& e) {
+      return context.usage_error("grader class collect", e.what());
+    }
+  }
+
+ private:
+  std::string out_;
+};
+
+// `grader class` itself: only its subcommands do anything.
+class ClassGroup : public Command {
+ public:
+  void add_to(CLI::App& app, SharedOptions&) override {
+    app.add_subcommand(
+           "class", "instructors: grade a whole class (a roster of submissions) into a gradebook")
+        ->require_subcommand(1);
+  }
+  bool chosen() const override { return false; }  // its subcommands run, never the group
+  int run(Context&) override { return course::kExitInternal; }
+};
+
+const CommandRegistrar group{{"", 90, false, [] { return std::make_unique<ClassGroup>(); }}};
+const CommandRegistrar grade_registrar{
+    {"class", 10, false, [] { return std::make_unique<ClassGrade>(); }}};
+const CommandRegistrar task_registrar{
+    {"class", 20, false, [] { return std::make_unique<ClassTask>(); }}};
+const CommandRegistrar collect_registrar{
+    {"class", 30, false, [] { return std::make_unique<ClassCollect>(); }}};
+
+}  // namespace
+
+}  // namespace driver::cli

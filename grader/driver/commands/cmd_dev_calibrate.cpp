@@ -1,0 +1,37 @@
+// `grader dev calibrate`: every gate's margins on this GPU (calibrate.hpp).
+#include "calibrate.hpp"
+#include "command.hpp"
+#include "course/cli_checks.hpp"
+
+namespace driver::cli {
+
+namespace {
+
+class DevCalibrate : public Subcommand {
+ public:
+  void add_to(CLI::App& dev, SharedOptions& shared) override {
+    app_ = dev.add_subcommand(
+        "calibrate",
+        "every gate's margins on this GPU: the solution's and the nearest wrong kernel's");
+    app_->add_option("--lesson", options_.lesson, "only this lesson");
+    app_->add_option("--repeat", options_.repeat,
+                     "runs of each solution and wrong kernel (default 3)")
+        ->check(course::cli::whole_number(1, 100));
+    app_->add_flag("--write", options_.write, "also write the table into docs/measured/<GPU>.md");
+    app_->add_flag("--no-build", shared.no_build, "do not rebuild targets first");
+    add_color_option(*app_, shared);
+  }
+  int run(Context& context) override {
+    return dev_calibrate(context.manifest, options_, context.grade_options());
+  }
+
+ private:
+  CalibrateOptions options_;
+};
+
+const CommandRegistrar registrar{
+    {"dev", 15, false, [] { return std::make_unique<DevCalibrate>(); }}};
+
+}  // namespace
+
+}  // namespace driver::cli

@@ -1,0 +1,179 @@
+#include "gradebook.hpp"
+
+#include <algorithm>
+#include <regex>
+
+#include <fmt/format.h>
+
+#include "class_task.hpp"
+#include "course/stats.hpp"
+#include "course/text_file.hpp"
+
+namespace driver {
+
+namespace {
+
+constexpr int kDiagnosesShown = 3;  // per step in the summary
+
+std::string cell(const std::string& status) {
+  if (status == "pass") return "1";
+  if (status == "fail" || status == "build_failed") return "0";
+  return "";
+}
+
+// A failure reason with its figures blanked, so that reasons that differ only in numbers group.
+std::string diagnosis(const std::string& reason) {
+  static const std::regex number("[0-9][0-9.,]*");
+  return std::regex_replace(reason.substr(0, 160), number, "#");
+}
+
+std::string summary_text(const nlohmann::json& book, const std::vector<std::string>& columns) {
+  const nlohmann::json& rows = book["rows"];
+  int graded = 0, incomplete = 0, not_graded = 0;
+  std::vector<double> scores;
+  int max_score = 0;
+  std::map<std::string, std::vector<std::string>> problems;  // why -> students
+  std::string outside, tampered;
+  for (const nlohmann::json& r : rows) {
+    const std::string status = r["status"];
+    graded += status == "graded";
+    incomplete += status == "incomplete";
+    not_graded += status == "not_graded";
+    if (status == "graded") {
+      scores.push_back(r["score"].get<double>());
+      max_score = std::max(max_score, r["max_score"].get<int>());
+    } else {
+      problems[fmt::format("{}: {}", status, r["why"].get<std::string>())].push_back(r["student"]);
+    }
+    if (!r["submission"]["ignored"].empty())
+      outside += fmt::format("- {}: {}\n", r["student"].get<std::string>(),
+                             r["submission"]["ignored"].dump());
+    if (!r["tampered"].empty())
+      tampered += fmt::format("- {}: {}\n", r["student"].get<std::string>(), r["tampered"].dump());
+  }
+  std::string s =
+      fmt::format("# Class summary\n\n{} students: {} graded, {} incomplete, {} not graded.\n",
+                  rows.size(), graded, incomplete, not_graded);
+  s += fmt::format(
+      "Inputs drawn from the class secret with fingerprint {} (a SHA-256 of it; the "
+      "secret itself is written nowhere).\n\n",
+      book["seed_fingerprint"].get<std::string>());
+  if (!scores.empty()) {
+    const course::Summary sum = course::summarize(scores);
+    double mean = 0;
+    for (double x : scores) mean += x / static_cast<double>(scores.size());
+    s += fmt::format(
+        "## Scores (required steps passed, of {})\n\nmean {:.1f}, median {:g}, min {:g}, max "
+        "{:g}\n\n",
+        max_score, mean, sum.median, sum.min, sum.max);
+    for (int k = max_score; k >= 0; --k) {
+      const auto n = std::count(scores.begin(), scores.end(), static_cast<double>(k));
+      if (n)
+        s +=
+            fmt::format("    {:>3} | {} {}\n", k, std::string(static_cast<std::size_t>(n), '#'), n);
+    }
+    s += "\n";
+  }
+  // Steps by how many graded students failed them, with their most common diagnoses.
+  struct StepTally {
+    std::string column;
+    int failed = 0, passed = 0;
+    std::map<std::string, int> reasons;
+  };
+  std::vector<StepTally> tallies;
+  for (const std::string& c : columns) {
+    StepTally t{c};
+    for (const nlohmann::json& r : rows) {
+      const nlohmann::json& cellj = r["steps"][c];
+      const std::string st = cellj["status"];
+      if (st == "pass") ++t.passed;
+      if (st == "fail" || st == "build_failed") {
+        ++t.failed;
+        ++t.reasons[st == "build_failed" ? "did not compile" : diagnosis(cellj["reason"])];
+      }
+    }
+    tallies.push_back(t);
+  }
+  std::stable_sort(tallies.begin(), tallies.end(),
+                   [](const StepTally& a, const StepTally& b) { return a.failed > b.failed; });
+  s += "## Steps the class fails most\n\n| step | failed | passed | most common diagnoses |\n| --- "
+       "| --- | --- | --- |\n";
+  for (const StepTally& t : tallies) {
+    std::vector<std::pair<int, std::string>> by_count;
+    for (const auto& [reason, n] : t.reasons) by_count.push_back({-n, reason});
+    std::sort(by_count.begin(), by_count.end());
+    std::string d;
+    for (int i = 0; i < std::min<int>(kDiagnosesShown, static_cast<int>(by_count.size())); ++i)
+      d += fmt::format("{}{} x {}", i ? "; " : "", -by_count[i].first, by_count[i].second);
+    s += fmt::format("| {} | {} | {} | {} |\n", t.column, t.failed, t.passed, d);
+  }
+  if (!problems.empty()) s += "\n## Not fully graded\n\n";
+  for (const auto& [why, students] : problems) {
+    std::string names;
+    for (const std::string& n : students) names += (names.empty() ? "" : ", ") + n;
+    s += fmt::format("- {} student(s), {}\n  {}\n", students.size(), why, names);
+  }
+  if (!outside.empty())
+    s +=
+        "\n## Files outside exercises/ that were ignored (only exercises/ is graded)\n\n" + outside;
+  if (!tampered.empty())
+    s += "\n## Course files changed while the submission ran (restored; look at these)\n\n" +
+         tampered;
+  return s;
+}
+
+}  // namespace
+
+Gradebook collect_gradebook(const ClassDir& dir, const course::Manifest& manifest,
+                            const std::map<std::string, std::string>& why_missing) {
+  const ClassSettings s = ClassSettings::load(dir);
+  std::vector<RosterEntry> roster;
+  try {
+    roster = read_roster(dir.roster());
+  } catch (const RosterError& e) {
+    throw ClassError(e.what());
+  }
+  const std::vector<std::string> columns = step_columns(manifest, s.lessons);
+  Gradebook out;
+  out.json = {{"format", "cuda-course-gradebook"},
+              {"format_version", 1},
+              {"course", s.course_origin},
+              {"lessons", s.lessons},
+              {"seed_fingerprint", s.seed_fingerprint},
+              {"columns", columns},
+              {"rows", nlohmann::json::array()}};
+  std::vector<std::string> header = {"student", "status", "score", "max_score"};
+  header.insert(header.end(), columns.begin(), columns.end());
+  for (const char* c : {"why", "seed_fingerprint", "ignored_files", "tampered_files"})
+    header.push_back(c);
+  out.csv = csv_line(header);
+  for (const RosterEntry& e : roster) {
+    nlohmann::json row;
+    if (has_current_row(dir, e.student, s)) {
+      row = nlohmann::json::parse(*course::read_text(dir.student(e.student) + "/row.json"));
+    } else {
+      const auto it = why_missing.find(e.student);
+      row = not_graded_row(e.student, s, manifest,
+                           it != why_missing.end() ? it->second : "no result yet");
+      ++out.missing;
+    }
+    row.erase("key");
+    std::vector<std::string> fields = {e.student, row["status"],
+                                       std::to_string(row["score"].get<int>()),
+                                       std::to_string(row["max_score"].get<int>())};
+    for (const std::string& c : columns) fields.push_back(cell(row["steps"][c]["status"]));
+    fields.push_back(row["why"]);
+    fields.push_back(row["seed_fingerprint"]);
+    fields.push_back(std::to_string(row["submission"]["ignored"].size()));
+    fields.push_back(std::to_string(row["tampered"].size()));
+    out.csv += csv_line(fields);
+    out.json["rows"].push_back(row);
+  }
+  out.summary = summary_text(out.json, columns);
+  course::write_text_atomically(dir.root + "/gradebook.csv", out.csv);
+  course::write_text_atomically(dir.root + "/gradebook.json", out.json.dump(2) + "\n");
+  course::write_text_atomically(dir.root + "/summary.md", out.summary);
+  return out;
+}
+
+}  // namespace driver

@@ -1,0 +1,33 @@
+// A class's gradebook, assembled from its students' rows (OUT/students/<id>/row.json): CSV and
+// JSON, one row per student of the roster, and a summary an instructor reads first.
+#pragma once
+
+#include <map>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "class_setup.hpp"
+#include "course/manifest.hpp"
+
+namespace driver {
+
+/// What `collect_gradebook` made.
+struct Gradebook {
+  nlohmann::json json;  ///< gradebook.json
+  std::string csv;      ///< gradebook.csv
+  std::string summary;  ///< summary.md
+  int missing = 0;      ///< roster rows without a current result
+};
+
+/// Assembles the gradebook of the class in `dir` and writes gradebook.csv, gradebook.json and
+/// summary.md there. Every roster row is present: a student without a current row.json gets a
+/// not-graded row whose "why" is `why_missing[student]` (what the engine knows: a time limit, a
+/// crash) or "no result yet". The CSV: student, status, score, max_score, one column per step
+/// ("<lesson>.<step>": 1 passed, 0 failed or did not compile, empty when not graded), why,
+/// seed_fingerprint, ignored_files, tampered_files.
+/// @throws ClassError when the class folder or roster cannot be read.
+Gradebook collect_gradebook(const ClassDir& dir, const course::Manifest& manifest,
+                            const std::map<std::string, std::string>& why_missing);
+
+}  // namespace driver
