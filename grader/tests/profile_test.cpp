@@ -124,6 +124,19 @@ TEST(Roofline, ACopyKernelHasNoPlaceOnIt) {
             std::string::npos);
 }
 
+// Lesson 15 reads the launch's registers and theoretical occupancy beside the achieved one.
+TEST(ProfileCsv, ReadsRegistersAndTheoreticalOccupancy) {
+  const auto k = course::profile::parse_ncu_csv(
+      kHeader + csv_for("ns::mix_channels(const float *, float *, const float *, long long)", "0",
+                        {{"launch__registers_per_thread", "96"},
+                         {"sm__maximum_warps_per_active_cycle_pct", "25"},
+                         {"sm__warps_active.avg.pct_of_peak_sustained_active", "24.1"}}));
+  ASSERT_EQ(k.size(), 1u);
+  EXPECT_DOUBLE_EQ(k[0].registers, 96);
+  EXPECT_DOUBLE_EQ(k[0].theoretical_occupancy_pct, 25);
+  EXPECT_DOUBLE_EQ(k[0].occupancy_pct, 24.1);
+}
+
 TEST(ProfileCsv, RejectsTextWithoutHeader) {
   EXPECT_THROW(course::profile::parse_ncu_csv("==ERROR== ERR_NVGPUCTRPERM\n"), std::runtime_error);
 }

@@ -17,18 +17,20 @@ const std::vector<std::string>& metric_names();
 /// One kernel's figures. Percentages are 0..100 of the hardware's sustained peak; counts are
 /// per launch. A value ncu did not report stays negative.
 struct KernelMetrics {
-  std::string kernel;                  ///< function name, without namespace or parameters
-  double duration_ns = -1;             ///< gpu__time_duration.sum
-  double memory_pct = -1;              ///< Memory Throughput (Speed of Light)
-  double compute_pct = -1;             ///< Compute (SM) Throughput (Speed of Light)
-  double ld_sectors = -1;              ///< 32-byte sectors of global loads (L1TEX)
-  double ld_requests = -1;             ///< global load requests (one per warp instruction)
-  double st_sectors = -1;              ///< 32-byte sectors of global stores (L1TEX)
-  double st_requests = -1;             ///< global store requests
-  double bank_conflicts_ld = -1;       ///< shared-memory bank conflicts of loads
-  double bank_conflicts_st = -1;       ///< shared-memory bank conflicts of stores
-  double shared_ld_instructions = -1;  ///< executed shared-memory load instructions
-  double occupancy_pct = -1;           ///< achieved occupancy: active warps / maximum per SM
+  std::string kernel;                     ///< function name, without namespace or parameters
+  double duration_ns = -1;                ///< gpu__time_duration.sum
+  double memory_pct = -1;                 ///< Memory Throughput (Speed of Light)
+  double compute_pct = -1;                ///< Compute (SM) Throughput (Speed of Light)
+  double ld_sectors = -1;                 ///< 32-byte sectors of global loads (L1TEX)
+  double ld_requests = -1;                ///< global load requests (one per warp instruction)
+  double st_sectors = -1;                 ///< 32-byte sectors of global stores (L1TEX)
+  double st_requests = -1;                ///< global store requests
+  double bank_conflicts_ld = -1;          ///< shared-memory bank conflicts of loads
+  double bank_conflicts_st = -1;          ///< shared-memory bank conflicts of stores
+  double shared_ld_instructions = -1;     ///< executed shared-memory load instructions
+  double occupancy_pct = -1;              ///< achieved occupancy: active warps / maximum per SM
+  double theoretical_occupancy_pct = -1;  ///< the launch's theoretical occupancy (its limits)
+  double registers = -1;                  ///< registers per thread of the launch
 
   // The roofline's inputs, as Nsight Compute's "GPU Speed Of Light Roofline Chart" section
   // defines them (its section file, SpeedOfLight_RooflineChart.section): FP32 work counted from

@@ -1,0 +1,130 @@
+#include "harness/ncu.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <sstream>
+
+#include <sys/wait.h>
+
+namespace harness {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// 'arg' with every ' escaped, for sh -c.
+std::string quoted(const std::string& arg) {
+  std::string q = "'";
+  for (char c : arg) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+struct Ran {
+  int exit_code = -1;
+  std::string output;  // stdout and stderr together
+};
+
+Ran run(const std::vector<std::string>& argv) {
+  std::string cmd;
+  for (const std::string& a : argv) cmd += (cmd.empty() ? "" : " ") + quoted(a);
+  cmd += " 2>&1";
+  Ran r;
+  FILE* pipe = popen(cmd.c_str(), "r");
+  if (pipe == nullptr) return r;
+  char buf[4096];
+  std::size_t got = 0;
+  while ((got = std::fread(buf, 1, sizeof buf, pipe)) > 0) r.output.append(buf, got);
+  const int status = pclose(pipe);
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+std::string tail(const std::string& s, std::size_t n = 4000) {
+  return s.size() <= n ? s : "..." + s.substr(s.size() - n);
+}
+
+std::string metric_list() {
+  std::string list;
+  for (const std::string& m : course::profile::metric_names())
+    list += (list.empty() ? "" : ",") + m;
+  return list;
+}
+
+}  // namespace
+
+std::string find_ncu() {
+  if (const char* chosen = std::getenv("GRADER_NCU"); chosen && *chosen) return chosen;
+  if (const char* path = std::getenv("PATH"); path != nullptr) {
+    std::istringstream dirs(path);
+    for (std::string dir; std::getline(dirs, dir, ':');) {
+      if (dir.empty()) continue;
+      const fs::path p = fs::path(dir) / "ncu";
+      std::error_code ec;
+      if (fs::is_regular_file(p, ec)) return p.string();
+    }
+  }
+  if (fs::exists("/usr/local/cuda/bin/ncu")) return "/usr/local/cuda/bin/ncu";
+  std::error_code ec;
+  std::string best;
+  for (const auto& e : fs::directory_iterator("/opt/nvidia/nsight-compute", ec))
+    if (fs::exists(e.path() / "ncu") && (best.empty() || e.path().string() > best))
+      best = (e.path() / "ncu").string();
+  return best;
+}
+
+std::string counters_not_permitted_reason() {
+  return "Nsight Compute may not read this GPU's performance counters here (ERR_NVGPUCTRPERM), as "
+         "on Colab and most shared machines: profiler step not graded. An administrator allows it "
+         "by loading the driver with NVreg_RestrictProfilingToAdminUsers=0 (see "
+         "https://developer.nvidia.com/ERR_NVGPUCTRPERM); then `grader profile` works too";
+}
+
+std::string self_executable() {
+  std::error_code ec;
+  const fs::path p = fs::read_symlink("/proc/self/exe", ec);
+  return ec ? "" : p.string();
+}
+
+NcuResult run_ncu(const std::string& ncu, const std::string& kernels,
+                  const std::vector<std::string>& program, const std::string& dir) {
+  NcuResult r;
+  if (ncu.empty()) {
+    r.outcome = NcuResult::Outcome::not_found;
+    return r;
+  }
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  const std::string report = (fs::path(dir) / "profile").string();
+  std::vector<std::string> cmd = {
+      ncu,         "--clock-control", "none",     "--kernel-name", "regex:" + kernels,
+      "--metrics", metric_list(),     "--export", report,          "--force-overwrite"};
+  cmd.insert(cmd.end(), program.begin(), program.end());
+  const Ran profiled = run(cmd);
+  r.output = tail(profiled.output);
+  // ncu reports the permission error on its own lines (==ERROR== ERR_NVGPUCTRPERM ...) and still
+  // runs the program, so the program's exit code says nothing about it: look for it first.
+  if (profiled.output.find("ERR_NVGPUCTRPERM") != std::string::npos) {
+    r.outcome = NcuResult::Outcome::not_permitted;
+    return r;
+  }
+  if (profiled.exit_code != 0) {
+    // ncu returns the program's exit code: a gtest binary whose cases failed returns 1.
+    r.outcome = profiled.output.find("[  FAILED  ]") != std::string::npos
+                    ? NcuResult::Outcome::program_failed
+                    : NcuResult::Outcome::error;
+    return r;
+  }
+  const Ran csv = run({ncu, "--import", report + ".ncu-rep", "--csv", "--page", "details"});
+  try {
+    r.kernels = course::profile::parse_ncu_csv(csv.output);
+  } catch (const std::exception& e) {
+    r.outcome = NcuResult::Outcome::error;
+    r.output = tail(profiled.output + "\n" + csv.output);
+    return r;
+  }
+  r.outcome = r.kernels.empty() ? NcuResult::Outcome::no_kernels : NcuResult::Outcome::metrics;
+  return r;
+}
+
+}  // namespace harness

@@ -1,0 +1,88 @@
+// harness/ncu.hpp without a GPU: stand-ins for Nsight Compute (shell scripts named ncu) show the
+// outcomes a profiler step acts on: counters not permitted (the step skips with the reason), the
+// profiled cases failing, metrics read back, no ncu at all.
+#include "harness/ncu.hpp"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+namespace {
+
+namespace fs = std::filesystem;
+using harness::NcuResult;
+
+class Ncu : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("harness-ncu-" + std::to_string(::getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  // An executable `ncu` in the test's folder running `body` (sh).
+  std::string fake_ncu(const std::string& body) {
+    const fs::path p = dir_ / "ncu";
+    std::ofstream(p) << "#!/bin/sh\n" << body << "\n";
+    fs::permissions(p, fs::perms::owner_all);
+    return p.string();
+  }
+  fs::path dir_;
+};
+
+TEST_F(Ncu, CountersNotPermittedIsItsOwnOutcome) {
+  const std::string ncu = fake_ncu(
+      "echo '==ERROR== ERR_NVGPUCTRPERM - The user does not have permission to access NVIDIA GPU "
+      "Performance Counters on the target device 0.'\nexit 1");
+  const NcuResult r = harness::run_ncu(ncu, "k", {"true"}, (dir_ / "out").string());
+  EXPECT_EQ(r.outcome, NcuResult::Outcome::not_permitted);
+  EXPECT_NE(r.output.find("ERR_NVGPUCTRPERM"), std::string::npos);
+  EXPECT_NE(harness::counters_not_permitted_reason().find("ERR_NVGPUCTRPERM"), std::string::npos);
+}
+
+TEST_F(Ncu, FailedCasesAreNotAProfilerProblem) {
+  const std::string ncu = fake_ncu("echo '[  FAILED  ] registers/Correct.n_1000003'\nexit 1");
+  EXPECT_EQ(harness::run_ncu(ncu, "k", {"true"}, (dir_ / "out").string()).outcome,
+            NcuResult::Outcome::program_failed);
+}
+
+TEST_F(Ncu, ReadsTheExportedReportBack) {
+  // The profiling run succeeds; the import prints the CSV of one kernel.
+  const std::string ncu = fake_ncu(
+      "case \"$1\" in --import) ;; *) exit 0 ;; esac\n"
+      "echo '\"ID\",\"Kernel Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"'\n"
+      "echo '\"0\",\"ns::mix_channels(const float *, float *, const float *, long long)\","
+      "\"launch__registers_per_thread\",\"register/thread\",\"40\"'\n"
+      "echo '\"0\",\"ns::mix_channels(const float *, float *, const float *, long long)\","
+      "\"sm__warps_active.avg.pct_of_peak_sustained_active\",\"%\",\"71.5\"'");
+  const NcuResult r = harness::run_ncu(ncu, "mix_channels", {"true"}, (dir_ / "out").string());
+  ASSERT_EQ(r.outcome, NcuResult::Outcome::metrics) << r.output;
+  ASSERT_EQ(r.kernels.size(), 1u);
+  EXPECT_EQ(r.kernels[0].kernel, "mix_channels");
+  EXPECT_DOUBLE_EQ(r.kernels[0].registers, 40);
+  EXPECT_DOUBLE_EQ(r.kernels[0].occupancy_pct, 71.5);
+}
+
+TEST_F(Ncu, NoNcuIsNotFound) {
+  EXPECT_EQ(harness::run_ncu("", "k", {"true"}, (dir_ / "out").string()).outcome,
+            NcuResult::Outcome::not_found);
+}
+
+TEST_F(Ncu, FindsTheStandInFirstOnPath) {
+  const std::string ncu = fake_ncu("exit 0");
+  const char* old = std::getenv("PATH");
+  const std::string saved = old ? old : "";
+  ::unsetenv("GRADER_NCU");
+  ::setenv("PATH", (dir_.string() + ":" + saved).c_str(), 1);
+  const std::string found = harness::find_ncu();
+  ::setenv("PATH", saved.c_str(), 1);
+  EXPECT_EQ(found, ncu);
+}
+
+}  // namespace
