@@ -9,6 +9,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
 #include "course/manifest.hpp"
 #include "course/manifest_edit.hpp"
 #include "course/text_file.hpp"
@@ -77,13 +79,27 @@ TEST(DevNew, KeepsTheRestOfTheManifestAsWritten) {
   fs::remove_all(dir);
 }
 
+// A planned lesson at the end of the scratch manifest: the course may have none left (all 15
+// ready), and a course that adds one later starts from exactly such an entry.
+void add_planned_lesson(const fs::path& dir) {
+  const fs::path path = dir / "lessons" / "course.json";
+  nlohmann::json j = nlohmann::json::parse(read(path));
+  j["lessons"].push_back({{"id", "16_tensor_cores"},
+                          {"stage", 4},
+                          {"status", "planned"},
+                          {"title", "Tensor cores"},
+                          {"summary", "WMMA and mma.sync, against cuBLAS in TF32."}});
+  std::ofstream(path) << j.dump(2) << "\n";
+}
+
 TEST(DevNew, ReplacesAPlannedEntryKeepingItsTitle) {
-  course::Manifest m = course::Manifest::load((kSource / "lessons/course.json").string());
+  const fs::path dir = scratch("planned");
+  add_planned_lesson(dir);
+  course::Manifest m = course::Manifest::load((dir / "lessons/course.json").string());
   const course::Lesson* planned = nullptr;
   for (const course::Lesson& l : m.lessons)
     if (!l.ready()) planned = &l;
-  ASSERT_NE(planned, nullptr) << "no planned lesson left to try";
-  const fs::path dir = scratch("planned");
+  ASSERT_NE(planned, nullptr);
   std::ostringstream out;
   ASSERT_EQ(driver::dev_new(planned->id, dir.string(), kTemplates.string(), out), 0) << out.str();
   const course::Manifest after = course::Manifest::load((dir / "lessons/course.json").string());

@@ -458,15 +458,17 @@ TEST(RemeasureReport, JsonSaysItEitherWay) {
 }
 
 // A --sanitize step on small shapes: one test passed, three skipped (two large shapes, the speed
-// test). It read "PASS 1/4 tests", as if three tests had failed silently.
+// test). It read "PASS 1/4 tests", as if three tests had failed silently. GoogleTest may end a
+// skip message with a newline (13_matmul_tiled --sanitize on the H200, tenth session): the reason
+// still prints on one line.
 course::LessonReport sanitized_naive() {
   const std::vector<std::string> expected = {"naive/C.m/1x1", "naive/C.m/2048x1536",
                                              "naive/C.m/1x100003", "naive/S.t/timed"};
   const std::vector<TestRecord> records = {
       {"naive/C.m/1x1", "passed", {}, {}, 1},
       {"naive/C.m/2048x1536", "skipped", {"quick mode: large shape skipped"}, {}, 0},
-      {"naive/C.m/1x100003", "skipped", {"quick mode: large shape skipped"}, {}, 0},
-      {"naive/S.t/timed", "skipped", {"quick mode: not timed"}, {}, 0}};
+      {"naive/C.m/1x100003", "skipped", {"quick mode: large shape skipped\n"}, {}, 0},
+      {"naive/S.t/timed", "skipped", {"quick mode: not timed\n"}, {}, 0}};
   course::LessonReport l;
   l.id = "07_transpose";
   l.title = "Transpose";
@@ -556,6 +558,16 @@ TEST(Samples, WriteForSchemaValidation) {
   more.lessons.back().memcheck = "skipped";
   more.lessons.back().memcheck_note = "not run (--quick)";
   std::ofstream(dir + "/graded_report_memcheck.json") << course::to_json(more).dump(2);
+  // A matrix product's FLOP rate and a host call's wall-clock figures (lessons 13 and 14).
+  course::Report rates = sample();
+  rates.lessons[0].steps[1].speed->flops = 2.0 * 4096.0 * 4096.0 * 4096.0;
+  course::Report host = sample();
+  host.lessons[0].steps[1].speed->call_ms = 5.81;
+  host.lessons[0].steps[1].speed->ceiling_call_ms = 4.9;
+  host.lessons[0].steps[1].speed->left_running_ms = 0.0;
+  host.lessons[0].steps[1].speed->left_running_ms_max = 0.01;
+  std::ofstream(dir + "/graded_report_flops.json") << course::to_json(rates).dump(2);
+  std::ofstream(dir + "/graded_report_host_call.json") << course::to_json(host).dump(2);
   std::ofstream(dir + "/graded_memcheck.xml") << course::to_junit(more);
   std::ofstream(dir + "/graded_memcheck.json")
       << course::to_gradescope(more, course::to_text(more, course::TextOptions{})).dump(2);
@@ -615,4 +627,49 @@ TEST(FlopRate, TextSaysTflopsAndTheFormula) {
   EXPECT_NE(t.find("TFLOP/s = 48.0% of ceiling"), std::string::npos) << t;
   EXPECT_NE(t.find("2 M N K"), std::string::npos) << t;
   EXPECT_EQ(t.find("effective bandwidth ="), std::string::npos) << t;
+}
+
+// A host-call step (lesson 14) is timed on the wall clock: the report shows the call's time, the
+// ceiling's, and whether the GPU still ran after the call returned (issue: "work left running
+// after return is counted and reported"); the footer's formula is the wall-clock one.
+TEST(HostCall, WallClockFiguresAndWorkLeftRunning) {
+  nlohmann::json p = speed(0.83, 0.70, "pass");
+  const auto kernel = course::SpeedFigures::from_properties(p);
+  ASSERT_TRUE(kernel.has_value());
+  EXPECT_FALSE(kernel->call_ms.has_value());
+  p["call_ms"] = 5.81;
+  p["ceiling_ms"] = 4.9;
+  p["left_running_ms"] = 0.01;
+  p["left_running_ms_max"] = 0.02;
+  const auto host = course::SpeedFigures::from_properties(p);
+  ASSERT_TRUE(host.has_value());
+  ASSERT_TRUE(host->call_ms.has_value());
+  EXPECT_DOUBLE_EQ(*host->call_ms, 5.81);
+  course::Report r = sample();
+  r.lessons[0].steps[1].speed = host;
+  std::string t = course::to_text(r, course::TextOptions{});
+  EXPECT_NE(t.find("wall clock: your call 5.81 ms, the ceiling's 4.90 ms; nothing ran on after "
+                   "your call returned"),
+            std::string::npos)
+      << t;
+  EXPECT_NE(t.find("wall time of the whole call"), std::string::npos) << t;
+  EXPECT_EQ(t.find("effective bandwidth ="), std::string::npos) << t;
+  EXPECT_EQ(t.find("datasheet peak"), std::string::npos) << t;
+  const nlohmann::json j = course::to_json(r)["lessons"][0]["steps"][1]["speed"];
+  EXPECT_DOUBLE_EQ(j["left_running_ms_max"].get<double>(), 0.02);
+
+  r.lessons[0].steps[1].speed->left_running_ms = 1.5;
+  r.lessons[0].steps[1].speed->left_running_ms_max = 2.25;
+  t = course::to_text(r, course::TextOptions{});
+  EXPECT_NE(t.find("the GPU still ran 1.50 ms after your call returned (longest 2.25 ms)"),
+            std::string::npos)
+      << t;
+
+  // A kernel step's JSON gains none of these keys; a negative or malformed figure is none.
+  EXPECT_FALSE(course::to_json(sample())["lessons"][0]["steps"][1]["speed"].contains("call_ms"));
+  p["call_ms"] = -1.0;
+  p["left_running_ms"] = "soon";
+  const auto bad = course::SpeedFigures::from_properties(p);
+  EXPECT_FALSE(bad->call_ms.has_value());
+  EXPECT_FALSE(bad->left_running_ms.has_value());
 }

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <map>
 #include <utility>
@@ -96,6 +97,10 @@ namespace {
 void count_skip_reason(StepReport& s, std::string reason) {
   const std::string prefix = protocol::kQuickSkipPrefix;
   if (reason.rfind(prefix, 0) == 0) reason.erase(0, prefix.size());
+  // GoogleTest may end a skip message with a newline (seen under compute-sanitizer on the H200):
+  // the reason is printed inside one line of the report.
+  while (!reason.empty() && std::isspace(static_cast<unsigned char>(reason.back())))
+    reason.pop_back();
   for (auto& [known, n] : s.skip_reasons)
     if (known == reason) {
       ++n;
@@ -268,8 +273,31 @@ std::string why_not_passed(const StepReport& s, const TextOptions& opt) {
   return out;
 }
 
+// Under a host-call step (lesson 14): the wall-clock times, and whether work outlived the call.
+std::string host_call_line(const SpeedFigures& s) {
+  std::string line = fmt::format("wall clock: your call {:.2f} ms", *s.call_ms);
+  if (s.ceiling_call_ms) line += fmt::format(", the ceiling's {:.2f} ms", *s.ceiling_call_ms);
+  if (s.left_running_ms_max)
+    line += *s.left_running_ms_max > 0.05
+                ? fmt::format(
+                      "; the GPU still ran {:.2f} ms after your call returned (longest "
+                      "{:.2f} ms), counted in your time: finish the work before returning",
+                      s.left_running_ms.value_or(0), *s.left_running_ms_max)
+                : "; nothing ran on after your call returned";
+  return line;
+}
+
 // Under a lesson's steps: its ceiling, the context figures and the bandwidth formula.
 std::string context_lines(const SpeedFigures& context) {
+  if (context.call_ms)  // host code timed on the wall clock: no device-memory context applies
+    return fmt::format(
+               "  ceiling: {} on {}, {} GB/s, timed interleaved with your call in this run\n",
+               context.ceiling_kernel, context.shape, group_thousands(context.ceiling_gbps)) +
+           fmt::format(
+               "  GB/s = bytes the call moves (to the device and back) / wall time of the whole "
+               "call, the GPU synchronized before the clock stops, 10^9 B/s; median of {} "
+               "interleaved pairs, fresh inputs for every call\n",
+               context.pairs);
   if (context.flops > 0)
     return fmt::format(
                "  ceiling: {} on {}, {:.1f} TFLOP/s ({} GB/s), measured interleaved with your "
@@ -413,6 +441,7 @@ std::string to_text(const Report& report, const TextOptions& opt) {
       if (s.optional) line += "   (optional)";
       out += line + "\n";
       if (s.speed && s.speed->has_clocks()) out += "        " + clocks_line(*s.speed) + "\n";
+      if (s.speed && s.speed->call_ms) out += "        " + host_call_line(*s.speed) + "\n";
       if (s.status == "pass") continue;
       out += why_not_passed(s, opt);
       if (s.status == "fail") {

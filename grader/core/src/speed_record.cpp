@@ -17,6 +17,13 @@ constexpr std::pair<const char*, std::optional<int> SpeedFigures::*> kClockFigur
     {key::kTemperatureCBefore, &SpeedFigures::temperature_c_before},
     {key::kTemperatureCAfter, &SpeedFigures::temperature_c_after}};
 
+// The wall-clock figures of a host-call step, each optional.
+constexpr std::pair<const char*, std::optional<double> SpeedFigures::*> kHostCallFigures[] = {
+    {key::kCallMs, &SpeedFigures::call_ms},
+    {key::kCeilingMs, &SpeedFigures::ceiling_call_ms},
+    {key::kLeftRunningMs, &SpeedFigures::left_running_ms},
+    {key::kLeftRunningMsMax, &SpeedFigures::left_running_ms_max}};
+
 // 10^12 FLOP/s of a kernel that moved `bytes` at `gbps` while doing `flops`: flops / time, with
 // time = bytes / (gbps x 10^9).
 double tflops_at(double flops, double bytes, double gbps) {
@@ -86,6 +93,9 @@ std::optional<SpeedFigures> SpeedFigures::from_properties(const json& p) {
     const double v = p[name].get<double>();
     if (v >= 0 && v < 1e6) s.*member = static_cast<int>(v);
   }
+  for (const auto& [name, member] : kHostCallFigures)
+    if (p.contains(name) && p[name].is_number() && p[name].get<double>() >= 0)
+      s.*member = p[name].get<double>();
   if (p.contains(key::kThrottleReasons) && p[key::kThrottleReasons].is_array()) {
     std::vector<std::string> reasons;
     for (const json& r : p[key::kThrottleReasons])
@@ -132,6 +142,8 @@ json speed_report_json(const SpeedFigures& s) {
   for (const auto& [name, member] : kClockFigures)
     if (const std::optional<int>& value = s.*member) j[name] = *value;
   if (s.throttle_reasons) j[key::kThrottleReasons] = *s.throttle_reasons;
+  for (const auto& [name, member] : kHostCallFigures)
+    if (const std::optional<double>& value = s.*member) j[name] = *value;
   if (s.flops > 0) {  // optional, as the clocks: only for a step that declares its FLOPs
     j[key::kFlops] = s.flops;
     j["tflops"] = s.tflops();

@@ -88,8 +88,8 @@ inline constexpr char kTemperatureCBefore[] = "temperature_c_before";
 inline constexpr char kTemperatureCAfter[] = "temperature_c_after";
 /// Thermal and power throttle reasons of either reading: an array of strings.
 inline constexpr char kThrottleReasons[] = "throttle_reasons";
-// Host-call speed tests (harness/host_timing.hpp); recorded for the log, not yet shown by the
-// report.
+// Host-call speed tests (harness/host_timing.hpp): the report shows them under the step and
+// reads the lesson's figures as wall-clock times of whole calls.
 /// median time the device kept running after the student's call returned, ms
 inline constexpr char kLeftRunningMs[] = "left_running_ms";
 /// the longest such time over the timed calls, ms
@@ -177,6 +177,19 @@ struct SpeedFigures {
   /// Thermal and power throttle reasons seen in either reading (course::throttle_reasons());
   /// empty: none; absent: not known.
   std::optional<std::vector<std::string>> throttle_reasons;
+
+  // A host-call step (lesson 14: harness/host_timing.hpp) timed the student's whole call on the
+  // wall clock; absent for a kernel timed with events.
+  /// Median wall time of the student's call, ms (ceiling_call_ms: the ceiling's call).
+  std::optional<double> call_ms, ceiling_call_ms;
+  /** @var ceiling_call_ms
+      Median wall time of the ceiling's call, ms, over the same pairs. */
+  /// How long the device still ran after the student's call returned, ms: the median over the
+  /// timed calls (left_running_ms_max: the longest). Above zero, the call returned before its
+  /// work was done.
+  std::optional<double> left_running_ms, left_running_ms_max;
+  /** @var left_running_ms_max
+      The longest time the device still ran after one of the student's calls returned, ms. */
 
   /// True when at least one clock, temperature or throttle figure is known.
   bool has_clocks() const;
