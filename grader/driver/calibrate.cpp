@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "course/config.hpp"
+#include "course/protocol.hpp"
 #include "course/report.hpp"
 #include "course/text_file.hpp"
 #include "devcheck.hpp"
@@ -72,7 +73,10 @@ int dev_calibrate(const course::Manifest& m, const CalibrateOptions& o, GradeOpt
       std::string nearest = "none timed";
       double wrong_high = -1;
       for (const course::WrongKernel& w : lesson.wrong_kernels) {
-        if (w.step != step.name || !w.sanitize.empty()) continue;
+        // Only the near misses: right kernels that the gate itself must fail. A kernel caught by
+        // its output may still be timed (pointer_left_on_failure at 100%), but no gate keeps it
+        // out.
+        if (w.step != step.name || w.diagnosis != course::protocol::kBelowGate) continue;
         const VariantOutcome wrong = grade_variant(lesson, w.name, runs, g);
         const auto r = wrong.ratios.find(step.name);
         if (r == wrong.ratios.end() || r->second.empty()) continue;  // caught before timing

@@ -150,9 +150,9 @@ void run_host_speed(const std::string& lesson, const std::string& step,
     if (d.verdict == course::Verdict::fail) {
       std::string advice = test.advice_when_slow ? test.advice_when_slow() : std::string();
       ADD_FAILURE() << fmt::format(
-          "too slow, below the gate: {:.2f} ms per call ({:.1f} GB/s) against {:.2f} ms for the "
+          "too slow, {}: {:.2f} ms per call ({:.1f} GB/s) against {:.2f} ms for the "
           "ceiling ({:.1f} GB/s): {}{}",
-          course::summarize(t.student_ms).median, t.student_gbps,
+          course::protocol::kBelowGate, course::summarize(t.student_ms).median, t.student_gbps,
           course::summarize(t.ceiling_ms).median, t.ceiling_gbps, d.reason,
           advice.empty() ? "" : ". " + advice);
     } else if (d.verdict == course::Verdict::impossible) {

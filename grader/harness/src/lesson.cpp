@@ -545,9 +545,9 @@ void run_speed(const std::string& lesson, const std::string& step,
         return;
       }
     if (d.verdict == course::Verdict::fail)
-      ADD_FAILURE() << fmt::format(
-          "too slow, below the gate: {:.0f} GB/s against a ceiling of {:.0f} GB/s: {}",
-          t.student_gbps, t.ceiling_gbps, d.reason);
+      ADD_FAILURE() << fmt::format("too slow, {}: {:.0f} GB/s against a ceiling of {:.0f} GB/s: {}",
+                                   course::protocol::kBelowGate, t.student_gbps, t.ceiling_gbps,
+                                   d.reason);
     else if (d.verdict == course::Verdict::impossible)
       ADD_FAILURE() << fmt::format("rejected: {:.0f} GB/s against a ceiling of {:.0f} GB/s: {}",
                                    t.student_gbps, t.ceiling_gbps, d.reason);

@@ -26,6 +26,11 @@ namespace course::protocol {
 /// reason without it.
 inline constexpr const char* kQuickSkipPrefix = "quick mode: ";
 
+/// The words every speed test's failure message carries when a right kernel is slower than its
+/// step's gate ("too slow, below the gate: ..."); the catalogue's near misses name it as their
+/// diagnosis, and `grader dev calibrate` times only those against the gate.
+inline constexpr const char* kBelowGate = "below the gate";
+
 /// Exit code of a hidden-test process that found no usable GPU (also the grader's: see
 /// course::kExitNoGpu in course/report.hpp).
 inline constexpr int kExitNoGpu = 3;
