@@ -64,7 +64,7 @@ for student, holds in expected.items():
     line = []
     for lesson, variant in holds.items():
         alone = json.load(open(f"{demo}/alone-{lesson}-{variant}.json"))["lessons"][0]
-        alone_steps = {s["name"]: s["status"] for s in alone.get("steps", [])}
+        alone_steps = {s["step"]: s["status"] for s in alone.get("steps", [])}
         mine = "".join("P" if c["status"] == "pass" else "." for k, c in row["steps"].items() if k.startswith(lesson + "."))
         theirs = "".join("P" if alone_steps.get(k.split(".", 1)[1]) == "pass" else "." for k in row["steps"] if k.startswith(lesson + "."))
         compared += 1

@@ -445,7 +445,12 @@ nlohmann::json graded_row(const RosterEntry& entry, const ClassSettings& s,
       for (const course::StepReport& r : l.steps)
         if (r.name == step.name) {
           cell["status"] = r.status;
-          cell["reason"] = r.reason;
+          // The first failure says what was wrong ("out[7]: expected 7, got 0"); the step's own
+          // reason often only counts ("12 of 12 hidden tests failed"), which groups nothing in
+          // the class summary (seen in the first H200 class demo).
+          const bool said = !r.problems.empty() && !r.problems.front().failures.empty();
+          cell["reason"] =
+              said ? course::first_line(r.problems.front().failures.front()) : r.reason;
           if (r.status == "pass" && !step.optional) ++score;
         }
     }

@@ -53,7 +53,8 @@ std::string settings_key(const ClassSettings& settings);
 
 /// A gradebook row (row.json): "student", "status" (graded: every lesson graded, a build failure
 /// included; incomplete: some lessons could not be graded here, e.g. no GPU; not_graded), "why",
-/// "score" (required steps passed), "max_score", "steps" (column -> {status, reason, optional}),
+/// "score" (required steps passed), "max_score", "steps" (column -> {status, reason, optional};
+/// reason: the first line of the step's first failure when it has one, else the step's reason),
 /// "seed_fingerprint", "submission" ({fingerprint, ref, commit, ignored, missing}), "tampered"
 /// (course files the submission's code changed while graded: restored) and "key" (settings_key()).
 nlohmann::json graded_row(const RosterEntry& entry, const ClassSettings& settings,

@@ -12,6 +12,8 @@
 #include "class_engines.hpp"
 #include "class_setup.hpp"
 #include "class_task.hpp"
+#include "course/report.hpp"
+#include "quiz_fixture.hpp"
 #include "roster.hpp"
 #include "test_dir.hpp"
 
@@ -198,3 +200,34 @@ TEST(Calibrate, MeasuredFileOfAGpu) {
 }
 
 }  // namespace
+
+// A row's reason for a failed step is what the first failure says, so that the class summary
+// groups students by their mistake (the first H200 demo grouped "# of # hidden tests failed").
+TEST(Gradebook, RowReasonIsTheFirstFailure) {
+  const course::Manifest m = test_fixture::manifest();
+  const course::Lesson* lesson = nullptr;
+  for (const course::Lesson& l : m.lessons)
+    if (l.ready() && l.steps.size() >= 2 && !lesson) lesson = &l;
+  ASSERT_NE(lesson, nullptr);
+  course::LessonReport l;
+  l.id = lesson->id;
+  l.status = "fail";
+  course::StepReport failed;
+  failed.name = lesson->steps[0].name;
+  failed.status = "fail";
+  failed.reason = "3 of 3 hidden tests failed";
+  failed.problems.push_back({"a/C.n_7", "failed", {"out[7]: expected 7, got 0\nand more"}, {}, 0});
+  course::StepReport slow;
+  slow.name = lesson->steps[1].name;
+  slow.status = "fail";
+  slow.reason = "correct, but not fast enough";
+  l.steps = {failed, slow};
+  course::Report report;
+  report.lessons.push_back(l);
+  driver::ClassSettings s;
+  s.lessons = {lesson->id};
+  const nlohmann::json row = driver::graded_row(driver::RosterEntry{"ada", "/nowhere", ""}, s, m,
+                                                report, driver::Intake{}, {});
+  EXPECT_EQ(row["steps"][lesson->id + "." + failed.name]["reason"], "out[7]: expected 7, got 0");
+  EXPECT_EQ(row["steps"][lesson->id + "." + slow.name]["reason"], "correct, but not fast enough");
+}

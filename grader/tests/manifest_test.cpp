@@ -107,6 +107,26 @@ TEST(Manifest, ReportsDuplicatesAndBadGates) {
   EXPECT_TRUE(has("out of order"));
 }
 
+// A gate above 1 means beating the ceiling: allowed against a library (12_histogram's stretch:
+// faster than CUB), below the bound where figures are rejected as impossible; never against a
+// copy rung.
+TEST(Manifest, GatesAboveOneOnlyAgainstALibrary) {
+  auto problems_with = [](const std::string& kind, double gate) {
+    const std::string lesson = R"({"id":"01_x","title":"t","stage":1,"status":"ready",
+      "steps":[{"name":"a","hints":["x","y"],"ceiling":{"kind":")" +
+                               kind + R"(","kernel":"k"},"gate":{"fraction_of_ceiling":)" +
+                               std::to_string(gate) + "}}]}";
+    std::string all;
+    for (const std::string& p : with_lessons(lesson).problems()) all += p + "\n";
+    return all;
+  };
+  EXPECT_EQ(problems_with("library", 1.02).find("gate"), std::string::npos)
+      << problems_with("library", 1.02);
+  EXPECT_NE(problems_with("library", 1.5).find("outside (0, 1.5) for a library ceiling"),
+            std::string::npos);
+  EXPECT_NE(problems_with("copy", 1.02).find("outside (0, 1]"), std::string::npos);
+}
+
 // Ceilings of four kinds, per step or inherited from the lesson (COURSE.md §5): a copy rung, a
 // read rung, a library call (CUB, cuBLAS: "libraries" links the toolkit's cuBLAS), and a compute
 // rung for SM-bound steps ("rung"). A library may be beaten by a little, a rung of the same

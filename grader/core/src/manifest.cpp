@@ -198,9 +198,18 @@ std::vector<std::string> Manifest::problems() const {
         out.push_back(fmt::format(
             "lesson {}: step '{}' ceiling kind '{}' is not one of {}", l.id, s.name, s.ceiling.kind,
             fmt::join(std::begin(kCeilingKinds), std::end(kCeilingKinds), ", ")));
-      if (s.gate && !(s.gate->fraction_of_ceiling > 0 && s.gate->fraction_of_ceiling <= 1))
-        out.push_back(fmt::format("lesson {}: step '{}' gate {} is outside (0, 1]", l.id, s.name,
-                                  s.gate->fraction_of_ceiling));
+      // A copy rung is the most a kernel can move: a gate above it means nothing. A library
+      // ceiling can be beaten (12_histogram's stretch asks for more than CUB), up to the bound
+      // above which a figure is rejected as impossible.
+      if (s.gate) {
+        const double g = s.gate->fraction_of_ceiling;
+        const bool library = s.ceiling.kind == "library";
+        if (!(g > 0 && (library ? g < s.ceiling.impossible_above() : g <= 1)))
+          out.push_back(fmt::format(
+              "lesson {}: step '{}' gate {} is outside {}", l.id, s.name, g,
+              library ? fmt::format("(0, {:g}) for a library ceiling", s.ceiling.impossible_above())
+                      : std::string("(0, 1]")));
+      }
     }
     std::set<std::string> wrong_names;
     for (const WrongKernel& w : l.wrong_kernels) {
