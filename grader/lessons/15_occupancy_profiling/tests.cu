@@ -36,10 +36,12 @@ namespace {
 using namespace occupancy_profiling;
 
 // A block size passes step block_size when its theoretical occupancy is at least this share of
-// the best any block size gets for segment_scan on this GPU: 0.9 lets a size reasoned by hand
-// (256: 75% on an H200, where the API's 128 gets 81%) pass and fails the 50% of a block of 32
-// (the 32-blocks-per-SM limit) and of a block of 1024 (one block per SM: its shared memory).
-constexpr double kOccupancyShare = 0.9;
+// the best any block size gets for segment_scan on this GPU: 0.85 lets a size reasoned by hand
+// pass (256: 75% on an H200, where the API's choice, 864 threads in two blocks per SM, gets 84.4%:
+// a share of 0.889, which the first value, 0.9, failed; tenth session's H200 run) and fails the
+// 50% of a block of 32 (the 32-blocks-per-SM limit) and of a block of 1024 (one block per SM: its
+// shared memory), a share of 0.59.
+constexpr double kOccupancyShare = 0.85;
 
 // ============================== registers ==============================
 
@@ -204,8 +206,8 @@ void segment_case(harness::Case& c, const long long& n) {
 const char* const kProfiledCases = "registers/Correct.n_1000003:block_size/Correct.n_16777217";
 
 // Achieved occupancy mix_channels must reach: the 96-register kernel is held at 25% on an H200
-// (2 blocks of 256 per SM) and 50% on a T4; the solution's 48 registers (64 on sm_75) allow 62.5% and 100%.
-// Provisional (calibration.md).
+// (2 blocks of 256 per SM) and 50% on a T4; the solution's 48 registers (64 on sm_75) allow 62.5%
+// and 100%. Provisional (calibration.md).
 constexpr double kMixAchievedPct = 45;
 // Achieved occupancy of segment_scan as a share of the best theoretical one (the launch's own
 // limit on the achieved figure). Provisional.
