@@ -38,9 +38,9 @@ __global__ void histogram_shared(const unsigned char* __restrict__ data, long lo
 // Grid: histogram_grid(n) blocks of 256 threads; data is 16-byte aligned.
 __global__ void histogram_vector(const unsigned char* __restrict__ data, long long n,
                                  unsigned* __restrict__ bins) {
-  // TODO(beyond_cub): histogram_shared (the same one copy per block, clear and merge) with uint4
-  // loads: 16 bytes per thread per load, two loads per iteration issued before their atomics; the
-  // 0-15 bytes after the last whole vector one by one.
+  // TODO(beyond_cub): uint4 loads (16 bytes per thread per load, two per iteration issued before
+  // their atomics; the 0-15 bytes after the last whole vector one by one) into a copy of the
+  // counters per warp (README section 4), cleared first, merged after a barrier.
 }
 
 }  // namespace histogram

@@ -23,7 +23,7 @@ QUIZ_NUMERIC("serial-fraction") {
 }
 
 QUIZ_CHOICE("legacy-default-stream", q) {
-  return only_choice_starting(q, "Work on the legacy default stream waits");
+  return only_choice_starting(q, "Every copy and launch is in one stream");
 }
 
 QUIZ_CHOICE("destroy-does-not-wait", q) {

@@ -73,9 +73,12 @@ cudaError_t pipeline(const float* in, float* out, float* d_x, float* d_y, std::s
 /// @param x      n floats, device memory, read
 /// @param y      n floats, device memory, written; does not overlap x
 /// @param n      number of elements (0: nothing is launched)
-/// @param stream stream of the launch (0: the legacy default stream)
+/// @param stream stream of the launch, always given: 0 is the legacy default stream, which does
+///               not wait for streams made with cudaStreamNonBlocking, so a transform left there
+///               by a forgotten argument could read d_x before its copy in lands (no default
+///               argument, so that forgetting it does not compile)
 /// @return the launch error (cudaGetLastError() right after the launch)
-cudaError_t launch_transform(const float* x, float* y, std::size_t n, cudaStream_t stream = 0);
+cudaError_t launch_transform(const float* x, float* y, std::size_t n, cudaStream_t stream);
 
 // ---- For the hidden tests and the bench only: never call these from your code ----
 

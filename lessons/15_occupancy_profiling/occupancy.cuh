@@ -50,8 +50,8 @@ constexpr int SEGMENT = 32;
 ///
 /// Launch (launch_mix_channels): blocks of MIX_BLOCK_THREADS threads, a grid of a few waves
 /// (4 x 8 blocks per SM), fewer than the work: walk it with a grid-stride loop. How a thread's
-/// work is cut (a pixel per thread, a channel per thread, ...) is the kernel's choice. The data
-/// (grader/lessons/15_occupancy_profiling/tests.cu) are small nonzero integers, so every order of
+/// work is cut (a pixel per thread, a channel per thread, ...) is the kernel's choice. The hidden
+/// tests' data are small nonzero integers, so every order of
 /// the eight products and sums gives the same bits: outputs are compared exactly.
 /// @param in  8 n floats, device memory, read only: pixel p's channels at in[8p .. 8p + 7]
 /// @param out 8 n floats, device memory, written

@@ -57,8 +57,8 @@ __global__ void histogram_shared(const unsigned char* __restrict__ data, long lo
 // The stretch: 16-byte loads and a copy of the counters per warp. Each uint4 is 16 bytes in one
 // load instruction (512 bytes per warp instruction instead of 128); two are issued before their
 // atomics, so each thread has 32 bytes in flight. With a copy per warp, the block's 8 warps never
-// update the same shared address, so their atomics on the same bin never wait for each other; the
-// merge adds 8 counters per bin. On uniform bytes our H200 ran this faster than CUB
+// update the same shared address (their atomics on a common bin are not serialized against each
+// other); the merge adds 8 counters per bin. On uniform bytes our H200 ran this faster than CUB
 // (calibration.md); the one-copy kernel with the same loads was about 3 points slower.
 __global__ void histogram_vector(const unsigned char* __restrict__ data, long long n,
                                  unsigned* __restrict__ bins) {
