@@ -1,0 +1,184 @@
+#include "build.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include <cxxabi.h>
+#include <fmt/format.h>
+
+#include "course/config.hpp"
+#include "course/text_file.hpp"
+#include "process.hpp"
+#include "run_lock.hpp"
+
+namespace driver {
+
+namespace fs = std::filesystem;
+
+std::string target_name(const std::string& lesson, const std::string& variant) {
+  return variant.empty() ? "grade_" + lesson : "grade_" + lesson + "__" + variant;
+}
+
+namespace {
+
+// The symbol of a linker's "undefined reference" line, demangled; "" for any other line. ld:
+// "...: undefined reference to `transpose::transpose_tiled(float const*, float*, int, int)'";
+// nvlink (-rdc): "nvlink error   : Undefined reference to '_Z9load_tilePKfi' in 'dev.o'".
+std::string undefined_symbol(const std::string& line) {
+  for (const std::string marker : {"undefined reference to `", "Undefined reference to '"}) {
+    const auto at = line.find(marker);
+    if (at == std::string::npos) continue;
+    const auto from = at + marker.size();
+    const auto to = line.find('\'', from);
+    if (to == std::string::npos) return "";
+    const std::string symbol = line.substr(from, to - from);
+    int status = -1;
+    char* plain = abi::__cxa_demangle(symbol.c_str(), nullptr, nullptr, &status);
+    const std::string out = status == 0 && plain ? plain : symbol;
+    std::free(plain);
+    return out;
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string compiler_errors(const std::string& out, std::size_t max_lines) {
+  std::vector<std::string> lines;
+  std::istringstream in(out);
+  for (std::string l; std::getline(in, l);) lines.push_back(l);
+  std::vector<std::string> kept;
+  std::vector<std::string> missing;  // symbols the linker found no definition of
+  std::size_t keep_after = 0;
+  for (const std::string& l : lines) {
+    const std::string symbol = undefined_symbol(l);
+    if (!symbol.empty() && std::find(missing.begin(), missing.end(), symbol) == missing.end())
+      missing.push_back(symbol);
+    // ld says where the reference is ("...o: in function `launch_transpose(...)':") just before.
+    const bool err = l.find("error") != std::string::npos || l.find("Error") != std::string::npos ||
+                     !symbol.empty() || l.find(": in function `") != std::string::npos;
+    if (err) keep_after = 2;
+    if (err || keep_after > 0) {
+      if (kept.size() < max_lines) kept.push_back(l);
+      if (!err) --keep_after;
+    }
+  }
+  if (kept.empty()) {  // no recognizable error line: show the tail
+    const std::size_t from = lines.size() > max_lines ? lines.size() - max_lines : 0;
+    kept.assign(lines.begin() + static_cast<long>(from), lines.end());
+  }
+  std::string s;
+  if (!missing.empty()) {
+    s = "the link failed: a kernel the lesson's header declares is missing from your file: did "
+        "you delete or rename it? (Or a function you call is declared but never defined.) No "
+        "definition of:\n";
+    for (const std::string& m : missing) s += "  " + m + "\n";
+  }
+  for (const std::string& l : kept) s += l + "\n";
+  return s;
+}
+
+namespace {
+
+bool in_student_files(const std::string& line) {
+  return line.find("exercises/") != std::string::npos ||
+         line.find("solutions/") != std::string::npos;
+}
+
+// True when the build compiled one of the student's files (its warnings are then in the output).
+bool compiled_student_file(const std::string& build_output) {
+  std::istringstream in(build_output);
+  for (std::string l; std::getline(in, l);)
+    if (l.find("Building") != std::string::npos && in_student_files(l)) return true;
+  return false;
+}
+
+}  // namespace
+
+std::string student_warnings(const std::string& build_output, const std::string& source_dir) {
+  const std::string prefix = source_dir.empty() ? "" : source_dir + "/";
+  std::string out;
+  std::istringstream in(build_output);
+  int context = 0;  // lines still to keep under a warning
+  for (std::string l; std::getline(in, l);) {
+    if (l.find("warning") != std::string::npos && in_student_files(l) &&
+        l.find("Building") == std::string::npos) {
+      if (!prefix.empty())
+        for (auto at = l.find(prefix); at != std::string::npos; at = l.find(prefix))
+          l.erase(at, prefix.size());
+      out += l + "\n";
+      context = 3;
+    } else if (context > 0 && !l.empty() && l[0] == ' ') {
+      out += l + "\n";
+      --context;
+    } else {
+      context = 0;
+    }
+  }
+  return out;
+}
+
+std::string first_build_note(const std::string& lesson, const std::string& variant) {
+  // From CPU time measured on 2 cores (docs/measured/setup-2core.md): lesson 01's first build
+  // with the harness it shares with every lesson took 52 s of CPU time for three architectures,
+  // 37 s of it host code compiled once (about 20 s on 2 cores) and about 3 s per architecture in
+  // the hidden tests' and kernels' device code, which nvcc compiles once per architecture. A
+  // later lesson reuses the harness, hence "up to".
+  constexpr int kFirstBuildSecondsBase = 20;
+  constexpr int kFirstBuildSecondsPerArchitecture = 3;
+  std::vector<std::string> archs;
+  std::istringstream in(course::config::kCudaArchitectures);
+  for (std::string a; std::getline(in, a, ';');)
+    if (!a.empty()) archs.push_back("sm_" + a.substr(0, a.find('-')));
+  std::string list;
+  for (std::size_t i = 0; i < archs.size(); ++i)
+    list += (i == 0 ? "" : i + 1 == archs.size() ? " and " : ", ") + archs[i];
+  const int seconds =
+      kFirstBuildSecondsBase + kFirstBuildSecondsPerArchitecture * static_cast<int>(archs.size());
+  return fmt::format(
+      "building {}'s hidden tests{} for {} (first build of this lesson: up to about {} s on 2 "
+      "cores) ...",
+      lesson, variant.empty() ? "" : " with the " + variant + " kernels",
+      list.empty() ? "this GPU" : list, seconds);
+}
+
+bool build_target(const GradeOptions& o, const std::string& target, std::string& log,
+                  std::string* warnings) {
+  const unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
+  // Two builds in one build tree at once (two lessons graded side by side) can corrupt it.
+  std::error_code ignored;
+  fs::create_directories(runs_dir(o), ignored);
+  const RunLock lock(runs_dir(o) / "build.lock", "building in " + o.binary_dir, o.progress);
+  const Captured c = run_capture({course::config::kCMake, "--build", o.binary_dir, "--target",
+                                  target, "--parallel", std::to_string(jobs)});
+  if (c.exit_code == 0) {
+    if (!warnings) return true;
+    const fs::path saved = runs_dir(o) / (target + ".warnings");
+    if (compiled_student_file(c.output)) {
+      *warnings = student_warnings(c.output, course::config::kSourceDir);
+      course::write_text_atomically(saved.string(), *warnings);
+    } else {
+      *warnings = course::read_text(saved.string()).value_or("");
+    }
+    return true;
+  }
+  const fs::path full = fs::path(o.binary_dir) / "grader-runs" / (target + ".build.log");
+  fs::create_directories(full.parent_path());
+  std::ofstream(full) << c.output;
+  log = compiler_errors(c.output) + fmt::format("(full build log: {})\n", full.string());
+  return false;
+}
+
+std::string build_failure_message(const std::string& target, const std::string& build_output) {
+  if (build_output.find("course configure error:") != std::string::npos)
+    return fmt::format("{} cannot be built: a file the lesson needs is missing, as the build says:",
+                       target);
+  if (build_output.find("ndefined reference") != std::string::npos)
+    return fmt::format("{} did not link; the linker said:", target);
+  return fmt::format("{} did not compile; the compiler said:", target);
+}
+
+}  // namespace driver
