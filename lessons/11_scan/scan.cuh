@@ -24,10 +24,12 @@
 /// Every launch is course-owned (lessons/11_scan/launch.cu): the student writes kernel bodies and
 /// any __device__ helpers only.
 ///
-/// Units: element counts are `int` in block_scan and `long long` elsewhere; pointers are device
-/// pointers from cudaMalloc (so 16-byte aligned: the chunk and tile kernels may load int4);
-/// inputs and outputs never overlap. Sums wrap around modulo 2^32 like the hardware's int
-/// additions; the course's data never comes near that (grader/lessons/11_scan/tests.cu).
+/// Units: element counts are `long long`, except in block_scan and in scan_chunk_sums (a count of
+/// chunks: `int`); pointers are device pointers from cudaMalloc (so 16-byte aligned: the chunk and
+/// tile kernels may load int4); inputs and outputs never overlap. Sums wrap around modulo 2^32
+/// like the hardware's int additions; the hidden tests' data (values in [-100, 100], signs
+/// drawn at random) keep every partial sum far from that in practice, though 100 x 2^26 would
+/// not fit.
 #pragma once
 
 #include <cuda_runtime.h>
