@@ -217,10 +217,19 @@ TEST(Gradebook, RowReasonIsTheFirstFailure) {
   failed.status = "fail";
   failed.reason = "3 of 3 hidden tests failed";
   failed.problems.push_back({"a/C.n_7", "failed", {"out[7]: expected 7, got 0\nand more"}, {}, 0});
-  course::StepReport slow;
+  course::StepReport slow;  // as build_steps makes it: the one problem is the speed test
   slow.name = lesson->steps[1].name;
   slow.status = "fail";
   slow.reason = "correct, but not fast enough";
+  slow.problems.push_back({"b/S.t/timed",
+                           "failed",
+                           {"too slow, below the gate: 2310 GB/s against a ceiling of 3961 GB/s"},
+                           {},
+                           0});
+  course::StepReport skipped;  // no failure to quote: the step's own reason
+  skipped.name = lesson->steps[0].name;
+  skipped.status = "skipped";
+  skipped.reason = "this GPU has too little memory";
   l.steps = {failed, slow};
   course::Report report;
   report.lessons.push_back(l);
@@ -229,5 +238,13 @@ TEST(Gradebook, RowReasonIsTheFirstFailure) {
   const nlohmann::json row = driver::graded_row(driver::RosterEntry{"ada", "/nowhere", ""}, s, m,
                                                 report, driver::Intake{}, {});
   EXPECT_EQ(row["steps"][lesson->id + "." + failed.name]["reason"], "out[7]: expected 7, got 0");
-  EXPECT_EQ(row["steps"][lesson->id + "." + slow.name]["reason"], "correct, but not fast enough");
+  EXPECT_EQ(row["steps"][lesson->id + "." + slow.name]["reason"],
+            "too slow, below the gate: 2310 GB/s against a ceiling of 3961 GB/s");
+  l.steps = {skipped};
+  course::Report skipped_report;
+  skipped_report.lessons.push_back(l);
+  const nlohmann::json skipped_row = driver::graded_row(driver::RosterEntry{"ada", "/nowhere", ""},
+                                                        s, m, skipped_report, driver::Intake{}, {});
+  EXPECT_EQ(skipped_row["steps"][lesson->id + "." + skipped.name]["reason"],
+            "this GPU has too little memory");
 }

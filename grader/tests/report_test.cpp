@@ -490,6 +490,21 @@ TEST(SkippedTests, CountedWithTheirReasons) {
   EXPECT_EQ(s.skip_reasons, reasons);
 }
 
+// A step whose every test was skipped takes its reason from the first skip: without the newline
+// GoogleTest may end it with.
+TEST(SkippedTests, AWhollySkippedStepsReasonIsOneLine) {
+  const std::vector<std::string> expected = {"naive/C.m/1x1", "naive/S.t/timed"};
+  const std::vector<TestRecord> records = {
+      {"naive/C.m/1x1", "skipped", {"this GPU has too little memory\n"}, {}, 0},
+      {"naive/S.t/timed", "skipped", {"this GPU has too little memory\n"}, {}, 0}};
+  const course::Lesson lesson = transpose();
+  const std::vector<const course::Step*> steps = {&lesson.steps[0]};
+  const auto out = course::build_steps(lesson, steps, expected, records);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].status, "skipped");
+  EXPECT_EQ(out[0].reason, "this GPU has too little memory");
+}
+
 TEST(SkippedTests, TextSaysHowManyAndWhy) {
   course::Report r;
   r.lessons.push_back(sanitized_naive());
@@ -640,7 +655,7 @@ TEST(HostCall, WallClockFiguresAndWorkLeftRunning) {
   p["call_ms"] = 5.81;
   p["ceiling_ms"] = 4.9;
   p["left_running_ms"] = 0.01;
-  p["left_running_ms_max"] = 0.02;
+  p["left_running_ms_max"] = 0.3;  // one slow sample: no accusation (the median decides)
   const auto host = course::SpeedFigures::from_properties(p);
   ASSERT_TRUE(host.has_value());
   ASSERT_TRUE(host->call_ms.has_value());
@@ -656,12 +671,12 @@ TEST(HostCall, WallClockFiguresAndWorkLeftRunning) {
   EXPECT_EQ(t.find("effective bandwidth ="), std::string::npos) << t;
   EXPECT_EQ(t.find("datasheet peak"), std::string::npos) << t;
   const nlohmann::json j = course::to_json(r)["lessons"][0]["steps"][1]["speed"];
-  EXPECT_DOUBLE_EQ(j["left_running_ms_max"].get<double>(), 0.02);
+  EXPECT_DOUBLE_EQ(j["left_running_ms_max"].get<double>(), 0.3);
 
   r.lessons[0].steps[1].speed->left_running_ms = 1.5;
   r.lessons[0].steps[1].speed->left_running_ms_max = 2.25;
   t = course::to_text(r, course::TextOptions{});
-  EXPECT_NE(t.find("the GPU still ran 1.50 ms after your call returned (longest 2.25 ms)"),
+  EXPECT_NE(t.find("the GPU still ran 1.50 ms after your call returned (median; longest 2.25 ms)"),
             std::string::npos)
       << t;
 

@@ -93,14 +93,19 @@ int Report::exit_code() const {
 
 namespace {
 
+// A skip message as the report prints it, inside one line: GoogleTest may end it with a newline
+// (seen under compute-sanitizer on the H200).
+std::string skip_message(std::string reason) {
+  while (!reason.empty() && std::isspace(static_cast<unsigned char>(reason.back())))
+    reason.pop_back();
+  return reason;
+}
+
 // Counts one skipped test of `s` under its reason (without the quick-mode prefix).
 void count_skip_reason(StepReport& s, std::string reason) {
   const std::string prefix = protocol::kQuickSkipPrefix;
   if (reason.rfind(prefix, 0) == 0) reason.erase(0, prefix.size());
-  // GoogleTest may end a skip message with a newline (seen under compute-sanitizer on the H200):
-  // the reason is printed inside one line of the report.
-  while (!reason.empty() && std::isspace(static_cast<unsigned char>(reason.back())))
-    reason.pop_back();
+  reason = skip_message(reason);
   for (auto& [known, n] : s.skip_reasons)
     if (known == reason) {
       ++n;
@@ -133,7 +138,7 @@ std::vector<StepReport> build_steps(const Lesson& lesson, const std::vector<cons
         ++s.tests_passed;
       } else if (r.status == "skipped") {
         ++skipped;
-        if (s.reason.empty() && !r.failures.empty()) s.reason = r.failures.front();
+        if (s.reason.empty() && !r.failures.empty()) s.reason = skip_message(r.failures.front());
         count_skip_reason(s, r.failures.empty() ? "no reason given" : r.failures.front());
       } else {
         s.problems.push_back(r);
@@ -277,12 +282,16 @@ std::string why_not_passed(const StepReport& s, const TextOptions& opt) {
 std::string host_call_line(const SpeedFigures& s) {
   std::string line = fmt::format("wall clock: your call {:.2f} ms", *s.call_ms);
   if (s.ceiling_call_ms) line += fmt::format(", the ceiling's {:.2f} ms", *s.ceiling_call_ms);
-  if (s.left_running_ms_max)
-    line += *s.left_running_ms_max > 0.05
+  // The figure includes the synchronization's own cost on an idle GPU (at most 0.04 ms for the
+  // course's solution on the H200, lessons/14_streams/calibration.md): judged on the median of
+  // the timed calls, with room to spare, so that one slow sample does not accuse a right call.
+  constexpr double kLeftRunningMs = 0.1;
+  if (s.left_running_ms)
+    line += *s.left_running_ms > kLeftRunningMs
                 ? fmt::format(
-                      "; the GPU still ran {:.2f} ms after your call returned (longest "
+                      "; the GPU still ran {:.2f} ms after your call returned (median; longest "
                       "{:.2f} ms), counted in your time: finish the work before returning",
-                      s.left_running_ms.value_or(0), *s.left_running_ms_max)
+                      *s.left_running_ms, s.left_running_ms_max.value_or(*s.left_running_ms))
                 : "; nothing ran on after your call returned";
   return line;
 }
