@@ -22,8 +22,11 @@ mkdir -p "$demo"
 
 [ -f "$build/CMakeCache.txt" ] || (cd "$src" && cmake --preset test >/dev/null)
 cmake --build "$build" --target grader >/dev/null
+# DEMO_FAULTS=1 adds class_roster.py's fault submissions (a compile error, a compile that never
+# ends, a missing folder, edited tests, a git ref): each must affect only its own row. Give
+# `--student-timeout 300` then, or the never-ending compile waits out the default hour.
 python3 "$src/tools/class_roster.py" --course "$src" --out "$demo/class" --lessons "$lessons" \
-  --count "$students"
+  --count "$students" $([ "${DEMO_FAULTS:-0}" = 1 ] && echo --faults)
 export GRADER_CLASS_SECRET=${GRADER_CLASS_SECRET:-"demo-secret-$(date +%s%N)"}
 gpus=$(nvidia-smi --query-gpu=index --format=csv,noheader 2>/dev/null | wc -l)
 
@@ -41,7 +44,8 @@ echo "grader class grade: exit code $rc, $(python3 -c "print(round($end - $start
 python3 - "$demo" "$lessons" > "$demo/variants.txt" <<'PY'
 import json, sys
 demo, lessons = sys.argv[1], sys.argv[2].split(",")
-pairs = sorted({(l, v) for holds in json.load(open(f"{demo}/class/expected.json")).values() for l, v in holds.items()})
+pairs = sorted({(l, v) for holds in json.load(open(f"{demo}/class/expected.json")).values() if holds
+                for l, v in holds.items() if v != "build_failed"})
 for l, v in pairs:
     print(l, v)
 PY
@@ -62,7 +66,20 @@ print(f"{'student':10} {'score':>7}  lessons (what the submission holds: verdict
 for student, holds in expected.items():
     row = rows[student]
     line = []
+    if holds is None:  # a fault that leaves nothing to grade: its row must say why, alone
+        compared += 1
+        if row["status"] != "not_graded":
+            mismatches.append(f"{student}: expected a not-graded row, got {row['status']}")
+        print(f"{student:10} {row['status']:>7}  {row['why'][:80]}")
+        continue
     for lesson, variant in holds.items():
+        if variant == "build_failed":  # this lesson must fail to compile, the others grade
+            compared += 1
+            cells = [c["status"] for k, c in row["steps"].items() if k.startswith(lesson + ".")]
+            if any(c != "build_failed" for c in cells):
+                mismatches.append(f"{student} {lesson}: expected build_failed cells, got {cells}")
+            line.append(f"{lesson[:2]} {'does not compile':22} {'b' * len(cells)}")
+            continue
         alone = json.load(open(f"{demo}/alone-{lesson}-{variant}.json"))["lessons"][0]
         alone_steps = {s["step"]: s["status"] for s in alone.get("steps", [])}
         mine = "".join("P" if c["status"] == "pass" else "." for k, c in row["steps"].items() if k.startswith(lesson + "."))
