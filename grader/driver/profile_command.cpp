@@ -17,57 +17,21 @@ namespace driver {
 
 namespace fs = std::filesystem;
 
-// Nsight Compute, in order of preference: the `ncu` on PATH (what the user chose), the one
-// beside the nvcc the course builds with, the toolkit's default place, then standalone installs
-// under /opt/nvidia/nsight-compute.
-std::string find_ncu() {
-  std::vector<fs::path> candidates;
-  const Captured on_path = run_capture({"sh", "-c", "command -v ncu"});
-  std::istringstream path_lines(on_path.output);
-  for (std::string line; std::getline(path_lines, line);)
-    if (!line.empty()) candidates.emplace_back(line);
-  candidates.push_back(fs::path(course::config::kCudaCompiler).parent_path() / "ncu");
-  candidates.emplace_back("/usr/local/cuda/bin/ncu");
-  const Captured in_opt =
-      run_capture({"sh", "-c", "ls -d /opt/nvidia/nsight-compute/*/ncu 2>/dev/null"});
-  std::istringstream opt_lines(in_opt.output);
-  for (std::string line; std::getline(opt_lines, line);)
-    if (!line.empty()) candidates.emplace_back(line);
-  for (const fs::path& p : candidates)
-    if (!p.empty() && p.has_parent_path() && fs::exists(p)) return p.string();
-  return "";
-}
-
 namespace {
-
-std::string metric_list() {
-  std::string metrics;
-  for (const std::string& m : course::profile::metric_names())
-    metrics += (metrics.empty() ? "" : ",") + m;
-  return metrics;
-}
 
 // ncu on the bench's table of the lesson, clocks as found (--clock-control none: never lock or
 // change them), the report exported to `report`.
 std::vector<std::string> ncu_command(const std::string& ncu, const course::Lesson& lesson,
                                      const GradeOptions& g, const std::string& bench,
                                      const std::string& report) {
-  return {ncu,
-          "--clock-control",
-          "none",
-          "--kernel-name",
-          "regex:" + lesson.profile_kernels,
-          "--metrics",
-          metric_list(),
-          "--export",
-          report,
-          "--force-overwrite",
-          bench,
-          "--table",
-          lesson.profile_table,
-          "--once",
-          "--device",
-          std::to_string(g.device)};
+  std::vector<std::string> cmd = {ncu};
+  for (const std::string& a : course::profile::ncu_profile_args(lesson.profile_kernels, report))
+    cmd.push_back(a);
+  for (const std::string& a :
+       {bench, std::string("--table"), lesson.profile_table, std::string("--once"),
+        std::string("--device"), std::to_string(g.device)})
+    cmd.push_back(a);
+  return cmd;
 }
 
 // Counters not permitted: say how to allow them, and show the timing without them.
@@ -90,8 +54,9 @@ int explain_counter_permission(const course::Lesson& lesson, const GradeOptions&
 int read_metrics(const std::string& ncu, const std::string& report, const course::Lesson& lesson,
                  const std::string& ncu_output,
                  std::vector<course::profile::KernelMetrics>& kernels) {
-  const Captured csv =
-      run_capture({ncu, "--import", report + ".ncu-rep", "--csv", "--page", "details"});
+  std::vector<std::string> import = {ncu};
+  for (const std::string& a : course::profile::ncu_import_args(report)) import.push_back(a);
+  const Captured csv = run_capture(import);
   try {
     kernels = course::profile::parse_ncu_csv(csv.output);
   } catch (const std::exception& e) {
@@ -145,7 +110,7 @@ int check_ready(const course::Lesson& lesson, const GradeOptions& g, const std::
 
 int run_profile(const course::Lesson& lesson, const GradeOptions& g,
                 const ProfileOptions& options) {
-  const std::string ncu = lesson.profile_table.empty() ? "" : find_ncu();
+  const std::string ncu = lesson.profile_table.empty() ? "" : course::profile::find_ncu();
   if (const int rc = check_ready(lesson, g, ncu); rc != course::kExitOk) return rc;
   const std::string bench = (fs::path(g.binary_dir) / "bench").string();
   const fs::path dir = fs::path(g.binary_dir) / "grader-runs" / ("profile_" + lesson.id);
@@ -176,7 +141,8 @@ int run_profile(const course::Lesson& lesson, const GradeOptions& g,
   fmt::print(
       "Nsight Compute on {} (bench --table {}, clocks as found: --clock-control none)\n\n{}\n"
       "Metrics: {}\n(full output: {})\n",
-      lesson.id, lesson.profile_table, body, metric_list(), (dir / "ncu.log").string());
+      lesson.id, lesson.profile_table, body, fmt::join(course::profile::metric_names(), ","),
+      (dir / "ncu.log").string());
   if (options.write_profile.empty()) return course::kExitOk;
   return write_profile_block(options.write_profile, body);
 }

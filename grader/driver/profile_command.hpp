@@ -13,9 +13,6 @@ struct ProfileOptions {
   std::string write_profile;  ///< "" or a PROFILE.md whose profile:verdicts block is replaced
 };
 
-/// ncu on PATH, next to nvcc, in /usr/local/cuda/bin or /opt/nvidia/nsight-compute; "" if none.
-std::string find_ncu();
-
 /// Returns 0 when metrics were collected, 1 when the profiler could not read counters (timing is
 /// still printed), 2 when the lesson has nothing to profile, 3 without a GPU or without ncu, 4
 /// when the bench does not build.

@@ -1,10 +1,13 @@
 #include "course/profile.hpp"
 
+#include "course/config.hpp"
 #include "course/extensions.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <filesystem>
 #include <map>
 #include <sstream>
 #include <stdexcept>
@@ -36,6 +39,38 @@ const std::vector<std::string>& metric_names() {
       "dram__cycles_elapsed.avg.per_second",
   };
   return names;
+}
+
+std::string find_ncu() {
+  namespace fs = std::filesystem;
+  if (const char* chosen = std::getenv("GRADER_NCU"); chosen && *chosen) return chosen;
+  std::error_code ec;
+  if (const char* path = std::getenv("PATH"); path != nullptr) {
+    std::istringstream dirs(path);
+    for (std::string dir; std::getline(dirs, dir, ':');)
+      if (!dir.empty() && fs::is_regular_file(fs::path(dir) / "ncu", ec))
+        return (fs::path(dir) / "ncu").string();
+  }
+  for (const fs::path& p :
+       {fs::path(config::kCudaCompiler).parent_path() / "ncu", fs::path("/usr/local/cuda/bin/ncu")})
+    if (p.has_parent_path() && fs::is_regular_file(p, ec)) return p.string();
+  std::string newest;
+  for (const fs::directory_entry& e : fs::directory_iterator("/opt/nvidia/nsight-compute", ec))
+    if (fs::is_regular_file(e.path() / "ncu", ec) && (e.path() / "ncu").string() > newest)
+      newest = (e.path() / "ncu").string();
+  return newest;
+}
+
+std::vector<std::string> ncu_profile_args(const std::string& kernels_regex,
+                                          const std::string& report) {
+  std::string metrics;
+  for (const std::string& m : metric_names()) metrics += (metrics.empty() ? "" : ",") + m;
+  return {"--clock-control", "none",     "--kernel-name", "regex:" + kernels_regex, "--metrics",
+          metrics,           "--export", report,          "--force-overwrite"};
+}
+
+std::vector<std::string> ncu_import_args(const std::string& report) {
+  return {"--import", report + ".ncu-rep", "--csv", "--page", "details"};
 }
 
 double KernelMetrics::ld_sectors_per_request() const {

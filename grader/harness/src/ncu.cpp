@@ -1,9 +1,7 @@
 #include "harness/ncu.hpp"
 
 #include <cstdio>
-#include <cstdlib>
 #include <filesystem>
-#include <sstream>
 
 #include <sys/wait.h>
 
@@ -44,34 +42,7 @@ std::string tail(const std::string& s, std::size_t n = 4000) {
   return s.size() <= n ? s : "..." + s.substr(s.size() - n);
 }
 
-std::string metric_list() {
-  std::string list;
-  for (const std::string& m : course::profile::metric_names())
-    list += (list.empty() ? "" : ",") + m;
-  return list;
-}
-
 }  // namespace
-
-std::string find_ncu() {
-  if (const char* chosen = std::getenv("GRADER_NCU"); chosen && *chosen) return chosen;
-  if (const char* path = std::getenv("PATH"); path != nullptr) {
-    std::istringstream dirs(path);
-    for (std::string dir; std::getline(dirs, dir, ':');) {
-      if (dir.empty()) continue;
-      const fs::path p = fs::path(dir) / "ncu";
-      std::error_code ec;
-      if (fs::is_regular_file(p, ec)) return p.string();
-    }
-  }
-  if (fs::exists("/usr/local/cuda/bin/ncu")) return "/usr/local/cuda/bin/ncu";
-  std::error_code ec;
-  std::string best;
-  for (const auto& e : fs::directory_iterator("/opt/nvidia/nsight-compute", ec))
-    if (fs::exists(e.path() / "ncu") && (best.empty() || e.path().string() > best))
-      best = (e.path() / "ncu").string();
-  return best;
-}
 
 std::string counters_not_permitted_reason() {
   return "Nsight Compute may not read this GPU's performance counters here (ERR_NVGPUCTRPERM), as "
@@ -96,9 +67,8 @@ NcuResult run_ncu(const std::string& ncu, const std::string& kernels,
   std::error_code ec;
   fs::create_directories(dir, ec);
   const std::string report = (fs::path(dir) / "profile").string();
-  std::vector<std::string> cmd = {
-      ncu,         "--clock-control", "none",     "--kernel-name", "regex:" + kernels,
-      "--metrics", metric_list(),     "--export", report,          "--force-overwrite"};
+  std::vector<std::string> cmd = {ncu};
+  for (const std::string& a : course::profile::ncu_profile_args(kernels, report)) cmd.push_back(a);
   cmd.insert(cmd.end(), program.begin(), program.end());
   const Ran profiled = run(cmd);
   r.output = tail(profiled.output);
@@ -115,7 +85,9 @@ NcuResult run_ncu(const std::string& ncu, const std::string& kernels,
                     : NcuResult::Outcome::error;
     return r;
   }
-  const Ran csv = run({ncu, "--import", report + ".ncu-rep", "--csv", "--page", "details"});
+  std::vector<std::string> import = {ncu};
+  for (const std::string& a : course::profile::ncu_import_args(report)) import.push_back(a);
+  const Ran csv = run(import);
   try {
     r.kernels = course::profile::parse_ncu_csv(csv.output);
   } catch (const std::exception& e) {

@@ -268,7 +268,7 @@ std::vector<std::string> judge_counters(const course::profile::KernelMetrics& mi
 void profile_counters() {
   if (harness::quick())
     GTEST_SKIP() << course::protocol::kQuickSkipPrefix << "not profiled (Nsight Compute)";
-  const std::string ncu = harness::find_ncu();
+  const std::string ncu = course::profile::find_ncu();
   if (ncu.empty())
     GTEST_SKIP() << "Nsight Compute (ncu) not found on PATH nor in /usr/local/cuda/bin: profiler "
                     "step not graded (it ships with the CUDA toolkit)";

@@ -80,7 +80,7 @@ TEST_F(Ncu, FindsTheStandInFirstOnPath) {
   const std::string saved = old ? old : "";
   ::unsetenv("GRADER_NCU");
   ::setenv("PATH", (dir_.string() + ":" + saved).c_str(), 1);
-  const std::string found = harness::find_ncu();
+  const std::string found = course::profile::find_ncu();
   ::setenv("PATH", saved.c_str(), 1);
   EXPECT_EQ(found, ncu);
 }

@@ -14,6 +14,24 @@ namespace course::profile {
 /// Nsight Compute names (see WARMUP.md chapter 11).
 const std::vector<std::string>& metric_names();
 
+/// Nsight Compute's executable, for `grader profile` and for a hidden test that profiles itself
+/// (lesson 15): $GRADER_NCU when set (a stand-in, as the CLI tests use), else the first `ncu` on
+/// PATH (what the user chose), else the one beside the nvcc the course builds with, else
+/// /usr/local/cuda/bin/ncu, else the newest standalone install
+/// /opt/nvidia/nsight-compute/VERSION/ncu; "" when there is none.
+std::string find_ncu();
+
+/// The arguments, after the ncu executable and before the profiled program, with which the course
+/// always runs Nsight Compute: clocks as found (`--clock-control none`: never locked or changed),
+/// the kernels matching `kernels_regex` only, metric_names(), the report exported to `report`
+/// (ncu adds ".ncu-rep"), overwriting an old one.
+std::vector<std::string> ncu_profile_args(const std::string& kernels_regex,
+                                          const std::string& report);
+
+/// The arguments, after the ncu executable, that read `report` (as given to ncu_profile_args)
+/// back as CSV, the form parse_ncu_csv() reads.
+std::vector<std::string> ncu_import_args(const std::string& report);
+
 /// One kernel's figures. Percentages are 0..100 of the hardware's sustained peak; counts are
 /// per launch. A value ncu did not report stays negative.
 struct KernelMetrics {

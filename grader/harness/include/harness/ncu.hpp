@@ -24,16 +24,10 @@ struct NcuResult {
   std::string output;  ///< what ncu and the profiled program printed (the last 4,000 characters)
 };
 
-/// Nsight Compute's executable: $GRADER_NCU when set, else the first `ncu` on PATH (so a
-/// stand-in put first on PATH is found, as the grader's CLI test does), else the toolkit's
-/// /usr/local/cuda/bin/ncu, else a standalone install /opt/nvidia/nsight-compute/VERSION/ncu;
-/// "" when there is none.
-std::string find_ncu();
-
-/// Runs `ncu --clock-control none --kernel-name regex:KERNELS --metrics <course metrics>
-/// --export <dir>/profile --force-overwrite PROGRAM ARGS...` and reads the report back with
-/// `ncu --import ... --csv --page details`. Clocks are left as found (never locked).
-/// @param ncu     from find_ncu() ("" gives not_found)
+/// Runs `ncu` with course::profile::ncu_profile_args(KERNELS, <dir>/profile) on PROGRAM ARGS...
+/// and reads the report back with course::profile::ncu_import_args(). Clocks are left as found
+/// (never locked).
+/// @param ncu     from course::profile::find_ncu() ("" gives not_found)
 /// @param kernels regex over kernel names, e.g. "mix_channels|segment_scan"
 /// @param program the program and its arguments (this test binary with a --gtest_filter)
 /// @param dir     a writable directory for the report
