@@ -24,7 +24,7 @@ struct NcuResult {
   std::string output;  ///< what ncu and the profiled program printed (the last 4,000 characters)
 };
 
-/// Runs `ncu` with course::profile::ncu_profile_args(KERNELS, <dir>/profile) on PROGRAM ARGS...
+/// Runs `ncu` with course::profile::ncu_profile_args(KERNELS, DIR/profile) on PROGRAM ARGS...
 /// and reads the report back with course::profile::ncu_import_args(). Clocks are left as found
 /// (never locked).
 /// @param ncu     from course::profile::find_ncu() ("" gives not_found)
