@@ -14,6 +14,7 @@
 #include "course/manifest.hpp"
 #include "course/manifest_edit.hpp"
 #include "course/text_file.hpp"
+#include "quiz_fixture.hpp"
 
 namespace {
 
@@ -84,11 +85,12 @@ TEST(DevNew, KeepsTheRestOfTheManifestAsWritten) {
 void add_planned_lesson(const fs::path& dir) {
   const fs::path path = dir / "lessons" / "course.json";
   nlohmann::json j = nlohmann::json::parse(read(path));
-  j["lessons"].push_back({{"id", "16_tensor_cores"},
-                          {"stage", 4},
-                          {"status", "planned"},
-                          {"title", "Tensor cores"},
-                          {"summary", "WMMA and mma.sync, against cuBLAS in TF32."}});
+  const course::Lesson p = test_fixture::planned_lesson();
+  j["lessons"].push_back({{"id", p.id},
+                          {"stage", p.stage},
+                          {"status", p.status},
+                          {"title", p.title},
+                          {"summary", p.summary}});
   std::ofstream(path) << j.dump(2) << "\n";
 }
 

@@ -25,6 +25,18 @@ inline std::vector<course::Lesson> ready_lessons() {
   return out;
 }
 
+/// A planned lesson to add after the course's last, for tests of what a planned lesson refuses:
+/// the course may have none left (all 15 are ready).
+inline course::Lesson planned_lesson() {
+  course::Lesson l;
+  l.id = "16_tensor_cores";
+  l.stage = 4;
+  l.status = "planned";
+  l.title = "Tensor cores";
+  l.summary = "WMMA and mma.sync, against cuBLAS in TF32.";
+  return l;
+}
+
 inline std::string quiz_path(const std::string& lesson) {
   return std::string(COURSE_SOURCE_DIR) + "/lessons/" + lesson + "/quiz.json";
 }

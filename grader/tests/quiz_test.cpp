@@ -593,12 +593,7 @@ TEST_F(QuizCommand, UsageErrors) {
     out_.str("");
     return driver::run_quiz_command(manifest_, spec, options_, progress);
   };
-  // A planned lesson (the course may have none left: all 15 ready) has no quiz yet.
-  course::Lesson extra;
-  extra.id = "16_tensor_cores";
-  extra.status = "planned";
-  extra.title = "Tensor cores";
-  manifest_.lessons.push_back(extra);
+  manifest_.lessons.push_back(test_fixture::planned_lesson());  // no quiz yet
   const course::Lesson* planned = &manifest_.lessons.back();
   const std::string id = lesson().id;
   options_.answers = {"a"};

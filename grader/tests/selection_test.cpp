@@ -48,13 +48,8 @@ TEST_F(Selection, EachLessonAndStepOnceInTheOrderAsked) {
 
 TEST_F(Selection, PlannedAndUnknownLessonsAreUsageErrors) {
   EXPECT_THROW(select({"nosuchlesson"}), course::UsageError);
-  // A planned lesson of its own (the course may have none left: all 15 are ready); added last,
-  // after ready_ was filled (push_back may move the lessons).
-  course::Lesson planned;
-  planned.id = "16_tensor_cores";
-  planned.status = "planned";
-  planned.title = "Tensor cores";
-  manifest_.lessons.push_back(planned);
+  // Added after ready_ was filled: push_back may move the lessons.
+  manifest_.lessons.push_back(test_fixture::planned_lesson());
   ready_.clear();
   try {
     select({"16"});
