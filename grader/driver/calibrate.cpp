@@ -42,6 +42,9 @@ int dev_calibrate(const course::Manifest& m, const CalibrateOptions& o, GradeOpt
     }
   }
   g.memcheck = false;  // margins only: memcheck decides no gate
+  // and only the timed tests: their first check and the checks of kept timed launches still
+  // compare outputs, so a kernel that is fast because it is wrong is not timed.
+  g.speed_tests_only = true;
   g.progress = false;
   DevCheckOptions runs;
   runs.repeat = o.repeat;
@@ -99,7 +102,8 @@ int dev_calibrate(const course::Manifest& m, const CalibrateOptions& o, GradeOpt
   }
   const std::string block = fmt::format(
       "Gate margins on {} (`grader dev calibrate`, {} runs of each solution and wrong kernel, "
-      "memcheck off): the solution's lowest fraction of the ceiling and the nearest wrong "
+      "only the timed tests, memcheck off): the solution's lowest fraction of the ceiling and the "
+      "nearest wrong "
       "kernel's highest; a margin under {:g} points is flagged.\n\n{}",
       gpu.empty() ? "this GPU" : gpu, o.repeat, kMinMarginPoints, table);
   fmt::print("{}", block);

@@ -29,6 +29,10 @@ struct GradeOptions {
   /// After the tests, run compute-sanitizer memcheck on the small shapes of the steps that passed
   /// their tests and gate (false: the grader's --quick, which records no progress).
   bool memcheck = true;
+  /// Run only each step's timed test ("<step>/Speed.*"), not its correctness cases: for
+  /// `dev calibrate`, which wants the figures of many runs and no verdict. The report's steps then
+  /// count that one test.
+  bool speed_tests_only = false;
   std::vector<std::string> wrapper;  ///< e.g. {"compute-sanitizer", "--tool", "memcheck"}
   bool progress = true;              ///< print what is happening on stderr
   /// Sub-folder of grader-runs/<target>/ for this run's logs ("" = that folder itself).

@@ -272,7 +272,8 @@ bool run_tests(const course::Lesson& lesson, const std::vector<const course::Ste
   const std::string target = target_name(lesson.id, o.variant);
   const std::string exe = (fs::path(o.lesson_bin_dir) / target).string();
   std::string filter;
-  for (const course::Step* s : steps) filter += (filter.empty() ? "" : ":") + s->name + "/*";
+  for (const course::Step* s : steps)
+    filter += (filter.empty() ? "" : ":") + s->name + (o.speed_tests_only ? "/Speed.*" : "/*");
   std::string list_error;
   run.expected = list_tests(exe, filter, list_error);
   if (!list_error.empty()) {

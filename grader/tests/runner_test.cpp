@@ -208,6 +208,19 @@ TEST_F(Runner, OneStepOnly) {
   EXPECT_EQ(device.value("name", ""), "Fake GPU");
 }
 
+// `dev calibrate` runs only each step's timed test: the correctness cases (a failing one here)
+// are not run, so the step counts one test.
+TEST_F(Runner, SpeedTestsOnlyRunsOnlyTheTimedTests) {
+  options_.speed_tests_only = true;
+  options_.memcheck = false;
+  const auto r = grade("naive/T.fail:naive/Speed.timed:tiled/T.fail:tiled/Speed.timed");
+  for (const auto& s : r.steps) {
+    if (s.name != "naive" && s.name != "tiled") continue;
+    EXPECT_EQ(s.status, "pass") << s.name;
+    EXPECT_EQ(s.tests_total, 1) << s.name;
+  }
+}
+
 // A second grader of the same target waits for the first (grader watch beside a manual run):
 // they used to share one run folder, and the second deleted the first one's reports mid-run.
 TEST_F(Runner, GradingWaitsWhileAnotherGraderHoldsTheTarget) {
