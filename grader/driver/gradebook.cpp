@@ -1,7 +1,8 @@
 #include "gradebook.hpp"
 
 #include <algorithm>
-#include <regex>
+#include <cctype>
+#include <string>
 
 #include <fmt/format.h>
 
@@ -19,12 +20,6 @@ std::string cell(const std::string& status) {
   if (status == "pass") return "1";
   if (status == "fail" || status == "build_failed") return "0";
   return "";
-}
-
-// A failure reason with its figures blanked, so that reasons that differ only in numbers group.
-std::string diagnosis(const std::string& reason) {
-  static const std::regex number("[0-9][0-9.,]*");
-  return std::regex_replace(reason.substr(0, 160), number, "#");
 }
 
 std::string summary_text(const nlohmann::json& book, const std::vector<std::string>& columns) {
@@ -75,10 +70,15 @@ std::string summary_text(const nlohmann::json& book, const std::vector<std::stri
     s += "\n";
   }
   // Steps by how many graded students failed them, with their most common diagnoses.
+  struct Diagnosis {
+    int count = 0;
+    std::string example;  // the first student's headline, with its own figures
+    bool alike = true;    // every headline of the group is the example, figures included
+  };
   struct StepTally {
     std::string column;
     int failed = 0, passed = 0;
-    std::map<std::string, int> reasons;
+    std::map<std::string, Diagnosis> reasons;  // by diagnosis_group
   };
   std::vector<StepTally> tallies;
   for (const std::string& c : columns) {
@@ -89,7 +89,11 @@ std::string summary_text(const nlohmann::json& book, const std::vector<std::stri
       if (st == "pass") ++t.passed;
       if (st == "fail" || st == "build_failed") {
         ++t.failed;
-        ++t.reasons[st == "build_failed" ? "did not compile" : diagnosis(cellj["reason"])];
+        const std::string headline =
+            st == "build_failed" ? "did not compile" : diagnosis_headline(cellj["reason"]);
+        Diagnosis& d = t.reasons[diagnosis_group(headline)];
+        if (d.count++ == 0) d.example = headline;
+        d.alike &= headline == d.example;
       }
     }
     tallies.push_back(t);
@@ -99,12 +103,14 @@ std::string summary_text(const nlohmann::json& book, const std::vector<std::stri
   s += "## Steps the class fails most\n\n| step | failed | passed | most common diagnoses |\n| --- "
        "| --- | --- | --- |\n";
   for (const StepTally& t : tallies) {
-    std::vector<std::pair<int, std::string>> by_count;
-    for (const auto& [reason, n] : t.reasons) by_count.push_back({-n, reason});
-    std::sort(by_count.begin(), by_count.end());
+    std::vector<const Diagnosis*> by_count;
+    for (const auto& [group, diagnosis] : t.reasons) by_count.push_back(&diagnosis);
+    std::stable_sort(by_count.begin(), by_count.end(),
+                     [](const Diagnosis* a, const Diagnosis* b) { return a->count > b->count; });
     std::string d;
     for (int i = 0; i < std::min<int>(kDiagnosesShown, static_cast<int>(by_count.size())); ++i)
-      d += fmt::format("{}{} x {}", i ? "; " : "", -by_count[i].first, by_count[i].second);
+      d += fmt::format("{}{} x {}\"{}\"", i ? "; " : "", by_count[i]->count,
+                       by_count[i]->alike ? "" : "like ", by_count[i]->example);
     s += fmt::format("| {} | {} | {} | {} |\n", t.column, t.failed, t.passed, d);
   }
   if (!problems.empty()) s += "\n## Not fully graded\n\n";
@@ -123,6 +129,35 @@ std::string summary_text(const nlohmann::json& book, const std::vector<std::stri
 }
 
 }  // namespace
+
+std::string diagnosis_headline(const std::string& reason) {
+  constexpr std::size_t kLongest = 100;
+  std::string h = reason.substr(0, reason.find('\n'));
+  // "<case>, seed <n>: <what went wrong>": the case differs per student, the mistake does not.
+  if (const auto seed = h.find("seed "); seed != std::string::npos)
+    if (const auto colon = h.find(": ", seed); colon != std::string::npos) h.erase(0, colon + 2);
+  if (const auto more = h.find("; "); more != std::string::npos) h.resize(more);
+  if (h.size() > kLongest) {
+    const auto space = h.rfind(' ', kLongest);
+    h.resize(space == std::string::npos || space == 0 ? kLongest : space);
+    h += "...";
+  }
+  for (char& c : h)  // it goes into a Markdown table cell
+    if (c == '|') c = '/';
+  return h;
+}
+
+std::string diagnosis_group(const std::string& headline) {
+  std::string key;
+  for (const char c : headline) {
+    const bool digit = std::isdigit(static_cast<unsigned char>(c)) != 0;
+    if (!digit)
+      key += c;
+    else if (key.empty() || key.back() != '#')
+      key += '#';
+  }
+  return key;
+}
 
 Gradebook collect_gradebook(const ClassDir& dir, const course::Manifest& manifest,
                             const std::map<std::string, std::string>& why_missing) {

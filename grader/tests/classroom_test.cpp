@@ -13,6 +13,7 @@
 #include "class_setup.hpp"
 #include "class_task.hpp"
 #include "course/report.hpp"
+#include "gradebook.hpp"
 #include "quiz_fixture.hpp"
 #include "roster.hpp"
 #include "test_dir.hpp"
@@ -247,4 +248,28 @@ TEST(Gradebook, RowReasonIsTheFirstFailure) {
                                                         s, m, skipped_report, driver::Intake{}, {});
   EXPECT_EQ(skipped_row["steps"][lesson->id + "." + skipped.name]["reason"],
             "this GPU has too little memory");
+}
+
+// The summary shows what went wrong, not which case or seed it went wrong on, and groups the
+// students whose headlines differ only in figures (the H200 class demo printed "ids_#d on # block
+// of # thread, seed #: thread_idx: # of # elements wrong ... expecte", cut mid-word).
+TEST(Gradebook, SummaryDiagnosesAreHeadlinesGroupedByWording) {
+  const std::string a =
+      "ids_1d on 1 block of 1 thread, seed 52: thread_idx: 1 of 1 elements wrong (1 never "
+      "written); first mismatch at thread_idx[0] (block 0 thread 0): expected 0, got 7";
+  const std::string b =
+      "ids_1d on 3 blocks of 64 threads, seed 9: thread_idx: 150 of 192 elements wrong (150 never "
+      "written); first mismatch at thread_idx[2]";
+  EXPECT_EQ(driver::diagnosis_headline(a), "thread_idx: 1 of 1 elements wrong (1 never written)");
+  EXPECT_EQ(driver::diagnosis_group(driver::diagnosis_headline(a)),
+            driver::diagnosis_group(driver::diagnosis_headline(b)));
+  EXPECT_NE(driver::diagnosis_group("printed nothing"),
+            driver::diagnosis_group("printed 2 lines, expected 1"));
+  // A reason without a case keeps its start; a long one is cut at a word, and '|' cannot break
+  // the Markdown table.
+  EXPECT_EQ(driver::diagnosis_headline("correct, but not fast enough"),
+            "correct, but not fast enough");
+  const std::string cut =
+      driver::diagnosis_headline(std::string(30, 'x') + " a|b " + std::string(90, 'y') + " tail");
+  EXPECT_EQ(cut, std::string(30, 'x') + " a/b...");
 }
