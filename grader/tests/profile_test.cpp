@@ -1,6 +1,7 @@
 // Nsight Compute CSV parsing and the generated verdict lines (grader profile), without a GPU.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 
 #include "course/profile.hpp"
@@ -173,6 +174,71 @@ TEST(Verdict, NamesLimiterTwoMetricsAndNextExperiment) {
   EXPECT_NE(coalesced.find("the next experiment would be none at this geometry"), std::string::npos)
       << coalesced;
   EXPECT_EQ(coalesced.back(), '.');
+}
+
+// A memory-bound kernel whose DRAM traffic is far from DRAM's peak is busy on chip (the H200's
+// sgemm_shared_tiles: Memory Throughput 86%, 13% of the FP32 peak): the advice is reuse, not
+// fusion. Near DRAM's peak (a copy), nothing is left at this geometry.
+TEST(Verdict, MemoryBoundOnChipOrInDram) {
+  KernelMetrics m = metrics(86, 72, 4, 4, 20, 1000);
+  m.duration_ns = 1e6;                 // 1 ms
+  m.peak_dram_bytes_per_cycle = 1024;  // x 4.7 GHz: 4.8 TB/s
+  m.dram_cycles_per_second = 4.7e9;
+  m.dram_bytes = 0.3 * 1024 * 4.7e9 * 1e-3;  // 30% of the peak in 1 ms
+  EXPECT_NEAR(course::profile::dram_fraction_of_peak(m), 0.3, 1e-9);
+  const std::string on_chip = course::profile::verdict_line(m, kNoAdvice);
+  EXPECT_NE(on_chip.find("DRAM moves only 30% of its peak"), std::string::npos) << on_chip;
+  EXPECT_NE(on_chip.find("0.02 extra wavefronts each"), std::string::npos) << on_chip;
+  EXPECT_NE(on_chip.find("the next experiment would be to use each value brought on chip more"),
+            std::string::npos)
+      << on_chip;
+  m.dram_bytes = 0.85 * 1024 * 4.7e9 * 1e-3;
+  const std::string in_dram = course::profile::verdict_line(m, kNoAdvice);
+  EXPECT_NE(in_dram.find("DRAM moves 85% of its peak"), std::string::npos) << in_dram;
+  EXPECT_NE(in_dram.find("the next experiment would be none at this geometry"), std::string::npos)
+      << in_dram;
+  m.shared_ld_instructions = 0;
+  EXPECT_NE(course::profile::verdict_line(m, kNoAdvice).find("there are no shared loads"),
+            std::string::npos);
+}
+
+// A coalesced float4 load takes 16 sectors per request and uses every byte it fetches: not
+// strided (the H200's sgemm_warp_tiles was told to make its lanes touch neighbouring addresses).
+// Without the bytes-used metric, sectors per request decide as before.
+TEST(Verdict, StridedMeansBytesFetchedAndNotUsed) {
+  KernelMetrics wide = metrics(59, 74, 16, 16, 0, 1000);
+  EXPECT_TRUE(course::profile::loads_strided(wide));  // an older report: 16 > 8
+  wide.ld_bytes_used_pct = wide.st_bytes_used_pct = 100;
+  EXPECT_FALSE(course::profile::loads_strided(wide));
+  EXPECT_FALSE(course::profile::stores_strided(wide));
+  EXPECT_EQ(course::profile::verdict_line(wide, kNoAdvice).find("neighbouring"), std::string::npos)
+      << course::profile::verdict_line(wide, kNoAdvice);
+
+  KernelMetrics every_eighth = metrics(90, 10, 32, 4, 0, 0);
+  every_eighth.ld_bytes_used_pct = 12.5;
+  every_eighth.st_bytes_used_pct = 100;
+  EXPECT_TRUE(course::profile::loads_strided(every_eighth));
+  EXPECT_FALSE(course::profile::stores_strided(every_eighth));
+  const std::string line = course::profile::verdict_line(every_eighth, kNoAdvice);
+  EXPECT_NE(line.find("its global loads take 32.0 sectors per request and use 12% of the bytes "
+                      "they fetch"),
+            std::string::npos)
+      << line;
+  EXPECT_NE(line.find("to make its loads coalesced as well"), std::string::npos) << line;
+
+  // The metric's name as ncu 2025 on the H200 accepted it, and the CSV read into the field.
+  const auto& names = course::profile::metric_names();
+  EXPECT_NE(std::find(names.begin(), names.end(),
+                      "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct"),
+            names.end());
+  const auto k = course::profile::parse_ncu_csv(
+      kHeader +
+      csv_for("strided", "0",
+              {{"smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct", "12.50"},
+               {"smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct", "100"}}));
+  ASSERT_EQ(k.size(), 1u);
+  EXPECT_DOUBLE_EQ(k[0].ld_bytes_used_pct, 12.5);
+  EXPECT_DOUBLE_EQ(k[0].st_bytes_used_pct, 100);
 }
 
 // The generic advice names no lesson's remedy: those come from the lessons' folders.

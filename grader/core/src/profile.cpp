@@ -23,6 +23,8 @@ const std::vector<std::string>& metric_names() {
       "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
       "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
       "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
+      "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct",
+      "smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct",
       "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
       "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
       "smsp__inst_executed_op_shared_ld.sum",
@@ -215,6 +217,10 @@ void set(KernelMetrics& m, const std::string& metric, double v) {
       {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", &KernelMetrics::ld_requests},
       {"l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", &KernelMetrics::st_sectors},
       {"l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", &KernelMetrics::st_requests},
+      {"smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct",
+       &KernelMetrics::ld_bytes_used_pct},
+      {"smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct",
+       &KernelMetrics::st_bytes_used_pct},
       {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
        &KernelMetrics::bank_conflicts_ld},
       {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
@@ -293,16 +299,41 @@ std::string limiter(const KernelMetrics& m) {
   return "latency";
 }
 
+namespace {
+bool strided(double bytes_used_pct, double sectors_per_request) {
+  return bytes_used_pct >= 0 ? bytes_used_pct < kStridedBytesUsedPct
+                             : sectors_per_request > kStridedSectorsPerRequest;
+}
+
+// "32.0 sectors per request and use 12% of the bytes they fetch", or without the bytes-used
+// metric "32.0 sectors per request (4 is ideal for floats)".
+std::string strided_evidence(double sectors_per_request, double bytes_used_pct) {
+  return bytes_used_pct >= 0
+             ? fmt::format("{:.1f} sectors per request and use {:.0f}% of the bytes they fetch",
+                           sectors_per_request, bytes_used_pct)
+             : fmt::format("{:.1f} sectors per request (4 is ideal for floats)",
+                           sectors_per_request);
+}
+}  // namespace
+
 bool loads_strided(const KernelMetrics& m) {
-  return m.ld_sectors_per_request() > kStridedSectorsPerRequest;
+  return strided(m.ld_bytes_used_pct, m.ld_sectors_per_request());
 }
 
 bool stores_strided(const KernelMetrics& m) {
-  return m.st_sectors_per_request() > kStridedSectorsPerRequest;
+  return strided(m.st_bytes_used_pct, m.st_sectors_per_request());
 }
 
 double conflicts_per_shared_load(const KernelMetrics& m) {
   return m.shared_ld_instructions > 0 ? m.bank_conflicts_ld / m.shared_ld_instructions : 0;
+}
+
+double dram_fraction_of_peak(const KernelMetrics& m) {
+  if (m.dram_bytes < 0 || m.duration_ns <= 0 || m.peak_dram_bytes_per_cycle <= 0 ||
+      m.dram_cycles_per_second <= 0)
+    return -1;
+  return m.dram_bytes / (m.duration_ns * 1e-9) /
+         (m.peak_dram_bytes_per_cycle * m.dram_cycles_per_second);
 }
 
 Advice generic_advice(const KernelMetrics& m) {
@@ -310,15 +341,19 @@ Advice generic_advice(const KernelMetrics& m) {
   const double conflicts = std::max(0.0, m.bank_conflicts_ld) + std::max(0.0, m.bank_conflicts_st);
   const double per_load = conflicts_per_shared_load(m);
   if (loads_strided(m) && stores_strided(m))
-    return {fmt::format("its global loads take {:.1f} and its stores {:.1f} sectors per request (4 "
-                        "is ideal for floats)",
-                        ld, st),
+    return {m.ld_bytes_used_pct >= 0 && m.st_bytes_used_pct >= 0
+                ? fmt::format("its global loads take {}, its stores {:.1f} and {:.0f}%",
+                              strided_evidence(ld, m.ld_bytes_used_pct), st, m.st_bytes_used_pct)
+                : fmt::format("its global loads take {:.1f} and its stores {:.1f} sectors per "
+                              "request (4 is ideal for floats)",
+                              ld, st),
             "to make neighbouring lanes touch neighbouring addresses in both the loads and the "
             "stores (another data layout, or another mapping of lanes to elements)"};
   if (loads_strided(m) || stores_strided(m)) {
-    const bool stores = st > ld;
-    return {fmt::format("its global {} take {:.1f} sectors per request (4 is ideal for floats)",
-                        stores ? "stores" : "loads", stores ? st : ld),
+    const bool stores = stores_strided(m);  // exactly one of the two is strided here
+    return {fmt::format("its global {} take {}", stores ? "stores" : "loads",
+                        stores ? strided_evidence(st, m.st_bytes_used_pct)
+                               : strided_evidence(ld, m.ld_bytes_used_pct)),
             fmt::format("to make its {} coalesced as well: neighbouring lanes on neighbouring "
                         "addresses (remap the lanes, or stage the data on chip)",
                         stores ? "stores" : "loads")};
@@ -331,12 +366,29 @@ Advice generic_advice(const KernelMetrics& m) {
             "to change the shared-memory layout or access order so that the lanes of a warp hit "
             "different banks"};
   const std::string bound = limiter(m);
-  if (bound == "memory")
-    return {fmt::format("global accesses are coalesced ({:.1f} sectors per load request, {:.1f} "
-                        "per store request) and bank conflicts are negligible ({:.0f})",
-                        ld, st, conflicts),
-            "none at this geometry: it moves its bytes near the copy rate, so only moving fewer "
-            "bytes would help (fuse it with its producer or consumer)"};
+  if (bound == "memory") {
+    const std::string coalesced = fmt::format(
+        "global accesses are coalesced ({:.1f} sectors per load request, {:.1f} per store "
+        "request) and {}",
+        ld, st,
+        m.shared_ld_instructions > 0
+            ? fmt::format("shared loads see few bank conflicts ({:.2f} extra wavefronts each)",
+                          per_load)
+            : std::string("there are no shared loads"));
+    const double dram = dram_fraction_of_peak(m);
+    if (dram >= 0 && dram < kDramNearPeak)
+      return {fmt::format("{}, but DRAM moves only {:.0f}% of its peak bytes per second, so the "
+                          "busy memory unit is on chip (L1 and shared memory, or L2)",
+                          coalesced, 100 * dram),
+              "to use each value brought on chip more times before it is loaded again (more of "
+              "the working set held in registers per thread), so that fewer bytes pass through "
+              "L1, shared memory and L2"};
+    return {dram >= 0 ? fmt::format("{}; DRAM moves {:.0f}% of its peak bytes per second",
+                                    coalesced, 100 * dram)
+                      : coalesced,
+            "none at this geometry: the memory system is the limit, so only moving fewer bytes "
+            "would help (fuse it with its producer or consumer)"};
+  }
   if (bound == "latency")
     return {fmt::format("achieved occupancy is {:.0f}% with coalesced accesses ({:.1f}/{:.1f} "
                         "sectors per request)",

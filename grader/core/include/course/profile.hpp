@@ -35,18 +35,25 @@ std::vector<std::string> ncu_import_args(const std::string& report);
 /// One kernel's figures. Percentages are 0..100 of the hardware's sustained peak; counts are
 /// per launch. A value ncu did not report stays negative.
 struct KernelMetrics {
-  std::string kernel;                     ///< function name, without namespace or parameters
-  double duration_ns = -1;                ///< gpu__time_duration.sum
-  double memory_pct = -1;                 ///< Memory Throughput (Speed of Light)
-  double compute_pct = -1;                ///< Compute (SM) Throughput (Speed of Light)
-  double ld_sectors = -1;                 ///< 32-byte sectors of global loads (L1TEX)
-  double ld_requests = -1;                ///< global load requests (one per warp instruction)
-  double st_sectors = -1;                 ///< 32-byte sectors of global stores (L1TEX)
-  double st_requests = -1;                ///< global store requests
-  double bank_conflicts_ld = -1;          ///< shared-memory bank conflicts of loads
-  double bank_conflicts_st = -1;          ///< shared-memory bank conflicts of stores
-  double shared_ld_instructions = -1;     ///< executed shared-memory load instructions
-  double occupancy_pct = -1;              ///< achieved occupancy: active warps / maximum per SM
+  std::string kernel;       ///< function name, without namespace or parameters
+  double duration_ns = -1;  ///< gpu__time_duration.sum
+  double memory_pct = -1;   ///< Memory Throughput (Speed of Light)
+  double compute_pct = -1;  ///< Compute (SM) Throughput (Speed of Light)
+  double ld_sectors = -1;   ///< 32-byte sectors of global loads (L1TEX)
+  double ld_requests = -1;  ///< global load requests (one per warp instruction)
+  double st_sectors = -1;   ///< 32-byte sectors of global stores (L1TEX)
+  double st_requests = -1;  ///< global store requests
+  /// smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct: the share (%) of each
+  /// fetched sector's bytes that the loads asked for. Unlike sectors per request it does not
+  /// depend on the access width: on the H200 a float copy (4 sectors per request) and a float4
+  /// copy (16) both use 100%, a float read from every eighth element 12.5%
+  /// (docs/measured/H200.md, eleventh session).
+  double ld_bytes_used_pct = -1;
+  double st_bytes_used_pct = -1;       ///< as ld_bytes_used_pct, for global stores (..._op_st.pct)
+  double bank_conflicts_ld = -1;       ///< shared-memory bank conflicts of loads
+  double bank_conflicts_st = -1;       ///< shared-memory bank conflicts of stores
+  double shared_ld_instructions = -1;  ///< executed shared-memory load instructions
+  double occupancy_pct = -1;           ///< achieved occupancy: active warps / maximum per SM
   double theoretical_occupancy_pct = -1;  ///< the launch's theoretical occupancy (its limits)
   double registers = -1;                  ///< registers per thread of the launch
 
@@ -105,18 +112,34 @@ std::vector<KernelMetrics> parse_ncu_csv(const std::string& csv);
 /// (both low means the limiter is latency, not a roof: Lab 02 pitfall 3).
 std::string limiter(const KernelMetrics& m);
 
-/// Sectors per request above which a global access counts as strided: more than twice the 4 of
-/// a warp's coalesced float access.
+/// The share of each fetched sector's bytes under which a global access counts as strided: under
+/// half of what the memory system moves is used.
+constexpr double kStridedBytesUsedPct = 50;
+
+/// Without the bytes-used metric (an older report): sectors per request above which a global
+/// access counts as strided, more than twice the 4 of a warp's coalesced float access. It
+/// misjudges wider accesses (a coalesced float4 load takes 16), hence the metric above first.
 constexpr double kStridedSectorsPerRequest = 8;
 
-/// True when the kernel's global loads are strided (ld_sectors_per_request() above
-/// kStridedSectorsPerRequest).
+/// True when the kernel's global loads are strided: ld_bytes_used_pct under
+/// kStridedBytesUsedPct, or without it ld_sectors_per_request() above kStridedSectorsPerRequest.
 bool loads_strided(const KernelMetrics& m);
 /// True when the kernel's global stores are strided.
 bool stores_strided(const KernelMetrics& m);
 /// Shared-memory bank conflicts of loads per shared load instruction (the extra wavefronts each
 /// one costs); 0 when the kernel has no shared loads.
 double conflicts_per_shared_load(const KernelMetrics& m);
+
+/// DRAM bytes per second over DRAM's peak (dram_bytes / duration against
+/// peak_dram_bytes_per_cycle x dram_cycles_per_second); -1 when a metric it needs is missing.
+double dram_fraction_of_peak(const KernelMetrics& m);
+
+/// The fraction of DRAM's peak from which a memory-bound kernel counts as moving its bytes near
+/// DRAM's rate: a copy reaches about 0.85 of the datasheet peak on the H200
+/// (docs/measured/H200.md: cudaMemcpy 4,121-4,185 GB/s of 4,814), so 0.7 is within about 80% of
+/// what any kernel can reach. Below it, Memory Throughput's busy unit is on chip (L1 and shared
+/// memory, or L2), where reusing data helps and fusing does not.
+constexpr double kDramNearPeak = 0.7;
 
 /// The second half of a verdict line: the evidence (metrics that show the limiter) and the next
 /// experiment, in the lab's words: "...; EVIDENCE; the next experiment would be NEXT."
@@ -126,8 +149,9 @@ struct Advice {
 };
 
 /// Advice that holds for any lesson: strided global accesses, then shared-memory bank
-/// conflicts, then the limiter (memory: nothing left at this geometry; latency: more bytes in
-/// flight; compute: fewer instructions per byte). Lessons refine it (course/extensions.hpp).
+/// conflicts, then the limiter (memory: nothing left at this geometry when DRAM runs near its
+/// peak, else reuse on chip; latency: more bytes in flight; compute: fewer instructions per
+/// byte). Lessons refine it (course/extensions.hpp).
 Advice generic_advice(const KernelMetrics& m);
 
 /// The verdict line in the lab's format, with two metrics as evidence and a next experiment:
