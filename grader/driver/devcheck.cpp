@@ -43,30 +43,32 @@ std::set<std::string> dirs_in(const fs::path& dir) {
 // memory, too old a GPU), or "": such a check is a skip, not drift.
 std::string not_gradable_here(const course::LessonReport& r, const std::string& step) {
   for (const course::StepReport& s : r.steps)
-    if (s.name == step && s.status == "skipped") return s.reason;
+    if (s.name == step && s.status == course::StepStatus::skipped) return s.reason;
   return "";
 }
 
 std::string expectation_problem(const course::Lesson& lesson, const std::string& variant,
                                 const course::LessonReport& r, const std::string& text) {
-  if (r.status != "pass" && r.status != "fail")
-    return fmt::format("ended as {}: {}", r.status, r.message);
+  if (r.status != course::LessonStatus::pass && r.status != course::LessonStatus::fail)
+    return fmt::format("ended as {}: {}", to_string(r.status), r.message);
   if (variant == "solution") {
     for (const course::StepReport& s : r.steps)
-      if (s.status != "pass" && s.status != "skipped")
+      if (s.status != course::StepStatus::pass && s.status != course::StepStatus::skipped)
         return fmt::format("step {} did not pass: {}", s.name, s.reason);
     return "";
   }
   if (variant == "stub") {
     for (const course::StepReport& s : r.steps)
-      if (s.status == "pass") return fmt::format("the untouched stub passes step {}", s.name);
+      if (s.status == course::StepStatus::pass)
+        return fmt::format("the untouched stub passes step {}", s.name);
     return "";
   }
   for (const course::WrongKernel& w : lesson.wrong_kernels) {
     if (w.name != variant) continue;
     for (const course::StepReport& s : r.steps) {
       if (s.name != w.step) continue;
-      if (s.status == "pass") return fmt::format("passes step {}: the grader missed it", w.step);
+      if (s.status == course::StepStatus::pass)
+        return fmt::format("passes step {}: the grader missed it", w.step);
       if (text.find(w.diagnosis) == std::string::npos)
         return fmt::format("fails step {}, but the report lacks the diagnosis \"{}\"", w.step,
                            w.diagnosis);
@@ -230,7 +232,7 @@ VariantOutcome grade_variant(const course::Lesson& lesson, const std::string& v,
     // The grade runs memcheck itself; the other tools need a sanitize run (untimed).
     course::LessonReport r = tool.empty() || tool == "memcheck" ? grade(sel, g, device)
                                                                 : sanitize(sel, g, {tool}, device);
-    if (r.status == "no_gpu") {
+    if (r.status == course::LessonStatus::no_gpu) {
       out.no_gpu = r.message;
       return out;
     }

@@ -68,8 +68,8 @@ bool Progress::update(const course::LessonReport& lesson, const std::string& whe
   json& l = data_["lessons"][lesson.id];
   for (const course::StepReport& s : lesson.steps) {
     json& st = l["steps"][s.name];
-    const bool passed = s.status == "pass";
-    st["last"] = s.status;
+    const bool passed = s.status == course::StepStatus::pass;
+    st["last"] = to_string(s.status);
     st["last_graded"] = when;
     if (passed) {
       st["passed"] = true;
@@ -89,16 +89,15 @@ bool Progress::step_passed(const std::string& lesson, const std::string& step) c
 }
 
 bool Progress::step_skipped_here(const std::string& lesson, const std::string& step) const {
-  const json& l = data_["lessons"];
-  return l.contains(lesson) && l[lesson].contains("steps") && l[lesson]["steps"].contains(step) &&
-         l[lesson]["steps"][step].value("last", "") == "skipped";
+  return last_status(lesson, step) == course::StepStatus::skipped;
 }
 
-std::string Progress::last_status(const std::string& lesson, const std::string& step) const {
+std::optional<course::StepStatus> Progress::last_status(const std::string& lesson,
+                                                        const std::string& step) const {
   const json& l = data_["lessons"];
   if (!l.contains(lesson) || !l[lesson].contains("steps") || !l[lesson]["steps"].contains(step))
-    return "";
-  return l[lesson]["steps"][step].value("last", "");
+    return std::nullopt;
+  return course::parse_status<course::StepStatus>(l[lesson]["steps"][step].value("last", ""));
 }
 
 int Progress::hints_seen(const std::string& lesson, const std::string& step) const {
@@ -256,11 +255,11 @@ json course_map_json(const course::Manifest& m, const Progress& p) {
     json steps = json::array();
     for (const course::Step& s : l.steps) {
       const double fraction = p.fraction(l.id, s.name);
-      const std::string last = p.last_status(l.id, s.name);
+      const std::optional<course::StepStatus> last = p.last_status(l.id, s.name);
       steps.push_back({{"step", s.name},
                        {"optional", s.optional},
                        {"passed", p.step_passed(l.id, s.name)},
-                       {"last", last.empty() ? json(nullptr) : json(last)},
+                       {"last", last ? json(to_string(*last)) : json(nullptr)},
                        {"fraction", fraction < 0 ? json(nullptr) : json(fraction)}});
     }
     const auto [done, total] = lesson_progress(p, l);

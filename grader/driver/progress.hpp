@@ -46,8 +46,9 @@ class Progress {
   /// little memory, too old a GPU); the course map counts it as done.
   bool step_skipped_here(const std::string& lesson, const std::string& step) const;
   int hints_seen(const std::string& lesson, const std::string& step) const;
-  /// The status of the step's last grading ("pass", "fail", "skipped"), "" if never graded.
-  std::string last_status(const std::string& lesson, const std::string& step) const;
+  /// The status of the step's last grading; none if never graded.
+  std::optional<course::StepStatus> last_status(const std::string& lesson,
+                                                const std::string& step) const;
   void set_hints_seen(const std::string& lesson, const std::string& step, int tiers);
   /// Best measured fraction of the ceiling for a step, or a negative value if never measured.
   double fraction(const std::string& lesson, const std::string& step) const;
