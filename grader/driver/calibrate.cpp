@@ -41,8 +41,8 @@ int dev_calibrate(const course::Manifest& m, const CalibrateOptions& o, GradeOpt
       return course::kExitUsage;
     }
   }
-  g.memcheck = false;  // margins only: memcheck decides no gate
-  g.progress = false;
+  g.kind = course::RunKind::quick;  // margins only: memcheck decides no gate
+  g.status_messages = false;
   DevCheckOptions runs;
   runs.repeat = o.repeat;
   std::string table =

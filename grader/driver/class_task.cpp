@@ -197,9 +197,8 @@ course::Report grade_in_tree(const WorkTree& tree, const ClassDir& dir, const Cl
   g.seed = seed;
   g.test_timeout = s.test_timeout;
   g.kernel_timeout = s.kernel_timeout;
-  g.memcheck = !s.quick;
-  g.skip_large = s.quick;
-  g.progress = false;
+  if (s.quick) g.make_quick();
+  g.status_messages = false;
   course::Report report;
   report.grader_version = course::config::kVersion;
   report.course_version = manifest.version;

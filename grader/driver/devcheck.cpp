@@ -230,8 +230,12 @@ VariantOutcome grade_variant(const course::Lesson& lesson, const std::string& v,
       return out;
     }
     // The grade runs memcheck itself; the other tools need a sanitize run (untimed).
-    course::LessonReport r = tool.empty() || tool == "memcheck" ? grade(sel, g, device)
-                                                                : sanitize(sel, g, {tool}, device);
+    GradeOptions run = g;
+    if (!tool.empty() && tool != "memcheck") {
+      run.kind = course::RunKind::sanitize;
+      run.sanitize_tools = {tool};
+    }
+    course::LessonReport r = grade(sel, run, device);
     if (r.status == course::LessonStatus::no_gpu) {
       out.no_gpu = r.message;
       return out;
@@ -291,7 +295,7 @@ int skipped_exit_code(int drift) {
 }  // namespace
 
 int dev_check(const course::Manifest& m, const DevCheckOptions& o, GradeOptions g) {
-  g.memcheck = true;  // the course as students get it graded, whatever --quick said
+  g.kind = course::RunKind::grade;  // the course as students get it graded
   g.skip_large = o.skip_large;
   int drift = course_checks(m);
   if (!course::config::kDevTargets) {
@@ -304,7 +308,7 @@ int dev_check(const course::Manifest& m, const DevCheckOptions& o, GradeOptions 
   std::string only_lesson;
   std::set<std::string> owners;
   if (const int rc = resolve_filters(m, o, only_lesson, owners); rc >= 0) return rc;
-  g.progress = false;
+  g.status_messages = false;
   bool any_skipped = false;
   for (const course::Lesson& lesson : m.lessons) {
     if (!lesson.ready() || (!only_lesson.empty() && lesson.id != only_lesson)) continue;

@@ -36,13 +36,13 @@ std::string no_gpu_message(const std::string& cuda_error, const std::string& min
 
 namespace {
 
-// The hidden tests under compute-sanitizer `tool`: small shapes (quick mode), untimed, no
+// The hidden tests under compute-sanitizer `tool`: small shapes only, untimed, no
 // rebuild, with time limits that allow for its slowdown.
 GradeOptions under_sanitizer(const GradeOptions& base, const std::string& sanitizer,
                              const std::string& tool) {
   GradeOptions o = base;
   o.build = false;
-  o.quick = true;
+  o.small_shapes_untimed = true;
   o.kernel_timeout = std::max(o.kernel_timeout, 60.0);  // sanitizers slow kernels down a lot
   o.test_timeout = std::max(o.test_timeout, 600.0);
   o.wrapper = {sanitizer, "--tool", tool, "--error-exitcode", "97", "--print-limit", "10"};
@@ -172,7 +172,7 @@ std::string memcheck_summary(const std::map<std::string, course::StepMemcheck>& 
 // `sanitizer` receives the compute-sanitizer to run.
 bool memcheck_can_run(const GradeOptions& o, bool any_passed, course::LessonReport& report,
                       std::string& sanitizer) {
-  if (!o.memcheck) {
+  if (o.kind == course::RunKind::quick) {
     report.memcheck = course::LessonMemcheck::skipped;
     report.memcheck_note =
         "not run (--quick), and this grade is not recorded in your progress: grade without "
@@ -249,7 +249,7 @@ MemcheckChecks memcheck_passed_steps(const course::Lesson& lesson, const GradeOp
   }
   std::string sanitizer, why;
   if (!memcheck_can_run(o, !todo.empty(), report, sanitizer)) return stage;
-  if (o.progress)
+  if (o.status_messages)
     fmt::print(stderr, "compute-sanitizer memcheck on the small shapes of {} ...\n",
                fmt::format("{}", fmt::join(names, ", ")));
   UnderMemcheck under;
@@ -301,9 +301,7 @@ course::LessonReport grade_holding_lock(const course::Selection& sel, const Grad
 }
 
 course::LessonReport sanitize_holding_lock(const course::Selection& sel,
-                                           const GradeOptions& options,
-                                           const std::vector<std::string>& requested,
-                                           nlohmann::json& device) {
+                                           const GradeOptions& options, nlohmann::json& device) {
   course::LessonReport report;
   if (!prepare(*sel.lesson, options, report)) return report;
   std::string why;
@@ -314,15 +312,15 @@ course::LessonReport sanitize_holding_lock(const course::Selection& sel,
     return report;
   }
   std::vector<std::string> tools;  // "memcheck,memcheck" runs it once: one test per tool
-  for (const std::string& t : requested)
+  for (const std::string& t : options.sanitize_tools)
     if (std::find(tools.begin(), tools.end(), t) == tools.end()) tools.push_back(t);
   const std::vector<const course::Step*> steps = selected_steps(sel);
-  TestRun all;       // the quick correctness tests (from the first tool's run)
+  TestRun all;       // the correctness tests on small shapes (from the first tool's run)
   TestRun findings;  // one test per tool and step, listed first: it says why the others failed
   for (std::size_t i = 0; i < tools.size(); ++i) {
     GradeOptions o = under_sanitizer(options, sanitizer, tools[i]);
     for (const course::Step* step : steps) {
-      if (o.progress)
+      if (o.status_messages)
         fmt::print(stderr, "compute-sanitizer {} on {}.{} ...\n", tools[i], sel.lesson->id,
                    step->name);
       // A folder per tool and step: the report's "output in ..." must still exist at the end.
@@ -374,7 +372,7 @@ course::LessonReport with_target_lock(const course::Selection& sel, const GradeO
   const std::string target = target_name(sel.lesson->id, o.variant);
   try {
     fs::create_directories(runs_dir(o));
-    const RunLock lock(runs_dir(o) / (target + ".lock"), "grading " + target, o.progress);
+    const RunLock lock(runs_dir(o) / (target + ".lock"), "grading " + target, o.status_messages);
     return body();
   } catch (const fs::filesystem_error& e) {
     course::LessonReport report = labelled_report(*sel.lesson, o);
@@ -390,12 +388,10 @@ course::LessonReport with_target_lock(const course::Selection& sel, const GradeO
 
 course::LessonReport grade(const course::Selection& sel, const GradeOptions& o,
                            nlohmann::json& device) {
-  return with_target_lock(sel, o, [&] { return grade_holding_lock(sel, o, device); });
-}
-
-course::LessonReport sanitize(const course::Selection& sel, const GradeOptions& o,
-                              const std::vector<std::string>& tools, nlohmann::json& device) {
-  return with_target_lock(sel, o, [&] { return sanitize_holding_lock(sel, o, tools, device); });
+  return with_target_lock(sel, o, [&] {
+    return o.kind == course::RunKind::sanitize ? sanitize_holding_lock(sel, o, device)
+                                               : grade_holding_lock(sel, o, device);
+  });
 }
 
 }  // namespace driver

@@ -60,11 +60,14 @@ void Progress::keep_corrupt_file() {
       path_, aside.string());
 }
 
+bool records_progress(const course::LessonReport& lesson) {
+  // A --quick grade (memcheck skipped), a --sanitize run (untimed) or a --variant says nothing
+  // final about the student's code; nor does a lesson that graded no step.
+  return lesson.kind == course::RunKind::grade && lesson.variant.empty() && !lesson.steps.empty();
+}
+
 bool Progress::update(const course::LessonReport& lesson, const std::string& when) {
-  // A --variant, --quick (memcheck skipped) or --sanitize (untimed) run says nothing final.
-  if (!lesson.variant.empty() || lesson.steps.empty() || lesson.quick ||
-      !lesson.sanitize_tools.empty())
-    return false;
+  if (!records_progress(lesson)) return false;
   json& l = data_["lessons"][lesson.id];
   for (const course::StepReport& s : lesson.steps) {
     json& st = l["steps"][s.name];

@@ -36,10 +36,8 @@ class Progress {
   /// What the student should be told about the file read ("" = nothing), e.g. that a corrupt
   /// one was kept aside. The grader prints it on stderr.
   const std::string& warning() const { return warning_; }
-  /// Records the steps graded in `lesson` (the student's own code only, never a variant).
-  /// @return true when something was recorded (so the file needs saving); false for a variant
-  ///   (`--variant`: never recorded), a `--quick` grade (memcheck skipped) and a `--sanitize` run
-  ///   (untimed), and for a lesson that graded no step (no GPU, build failed).
+  /// Records the steps graded in `lesson` when records_progress() says it counts.
+  /// @return true when something was recorded (so the file needs saving)
   bool update(const course::LessonReport& lesson, const std::string& when);
   bool step_passed(const std::string& lesson, const std::string& step) const;
   /// True when the step's last grading skipped every test (this machine cannot grade it: too
@@ -85,6 +83,12 @@ class Progress {
   std::string warning_;
   bool read_only_ = false;  ///< a corrupt file that could not be moved aside: never overwrite it
 };
+
+/// Whether a graded lesson counts as the student's progress, the one place that decides it: a
+/// grade (course::RunKind::grade) of the student's own code that graded at least one step. A
+/// `--quick` grade (memcheck skipped), a `--sanitize` run (untimed), a `--variant` and a lesson
+/// that graded no step (no GPU, build failed) never do.
+bool records_progress(const course::LessonReport& lesson);
 
 /// The current time as ISO 8601 UTC ("2025-01-31T12:00:00Z"), as progress records it.
 std::string now_iso();

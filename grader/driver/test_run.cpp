@@ -28,7 +28,7 @@ course::LessonReport labelled_report(const course::Lesson& lesson, const GradeOp
   report.title = lesson.title;
   report.seed = o.seed;
   report.variant = o.variant;
-  report.quick = !o.memcheck;  // never recorded as progress, whatever happens next
+  report.kind = o.kind;  // what decides whether it is recorded as progress, whatever happens next
   return report;
 }
 
@@ -74,7 +74,7 @@ bool prepare(const course::Lesson& lesson, const GradeOptions& o, course::Lesson
   const std::string target = target_name(lesson.id, o.variant);
   if (o.build) {
     // The first build of a lesson takes a while on a small machine: say so, once, on one line.
-    if (o.progress && !fs::exists(fs::path(o.lesson_bin_dir) / target))
+    if (o.status_messages && !fs::exists(fs::path(o.lesson_bin_dir) / target))
       fmt::print(stderr, "{}\n", first_build_note(lesson.id, o.variant));
     std::string log;
     if (!build_target(o, target, log, &report.build_warnings)) {
@@ -210,8 +210,9 @@ WatchedChild test_process(const std::string& exe, const std::vector<std::string>
            std::to_string(o.device), "--kernel-timeout", fmt::format("{}", o.kernel_timeout),
            "--gtest_filter=" + fmt::format("{}", fmt::join(tests, ":"))})
     child.argv.push_back(a);
-  if (o.quick) child.argv.push_back("--quick");
-  if (o.skip_large && !o.quick) child.argv.push_back("--skip-large");  // --quick implies it
+  if (o.small_shapes_untimed) child.argv.push_back("--quick");
+  // The tests' --quick implies it.
+  if (o.skip_large && !o.small_shapes_untimed) child.argv.push_back("--skip-large");
   child.report_path = report_path;
   child.log_path = log_path;
   child.test_timeout = o.test_timeout;
@@ -302,7 +303,7 @@ bool run_tests(const course::Lesson& lesson, const std::vector<const course::Ste
       if (!done.count(t) && !hangs.spent(t)) remaining.push_back(t);
     if (remaining.empty() || n > static_cast<int>(run.expected.size())) break;
     const std::string report_path = (run_dir / fmt::format("run-{}.jsonl", n)).string();
-    if (o.progress)
+    if (o.status_messages)
       fmt::print(stderr, "running {} hidden test{} of {}{} ...\n", remaining.size(),
                  remaining.size() == 1 ? "" : "s", lesson.id, n ? " in a fresh process" : "");
     ProcessRun p;

@@ -592,7 +592,7 @@ TEST(Samples, WriteForSchemaValidation) {
   course::Report more = memchecked();
   more.lessons.push_back(sanitized_naive());
   more.lessons.push_back(sample().lessons[0]);
-  more.lessons.back().quick = true;
+  more.lessons.back().kind = course::RunKind::quick;
   more.lessons.back().memcheck = course::LessonMemcheck::skipped;
   more.lessons.back().memcheck_note = "not run (--quick)";
   std::ofstream(dir + "/graded_report_memcheck.json") << course::to_json(more).dump(2);

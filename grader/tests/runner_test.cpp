@@ -43,7 +43,7 @@ class Runner : public ::testing::Test {
     options_.build = false;
     options_.seed = 42;
     options_.test_timeout = 1.5;
-    options_.progress = false;
+    options_.status_messages = false;
     // Never the machine's own compute-sanitizer (a GPU machine has one): a stand-in, clean
     // unless memcheck stops a kernel.
     options_.sanitizer = stand_in("compute-sanitizer", kMemcheckStandIn).string();
@@ -282,8 +282,10 @@ TEST_F(Runner, SanitizerFindingsComeFirstAndKeepTheirLogs) {
   setenv("FAKE_TESTS", "naive/T.crash_a:naive/T.pass_b", 1);
   const course::Lesson* lesson = manifest_.find("07_transpose");
   nlohmann::json device;
-  const course::LessonReport r = driver::sanitize({lesson, lesson->find_step("naive")}, options_,
-                                                  {"memcheck", "racecheck", "memcheck"}, device);
+  options_.kind = course::RunKind::sanitize;
+  options_.sanitize_tools = {"memcheck", "racecheck", "memcheck"};
+  const course::LessonReport r =
+      driver::grade({lesson, lesson->find_step("naive")}, options_, device);
   const course::StepReport& s = step(r, "naive");
   ASSERT_EQ(s.status, course::StepStatus::fail);
   EXPECT_EQ(s.tests_total, 4);  // two tests, then memcheck and racecheck once each
@@ -408,10 +410,10 @@ TEST_F(Runner, MemcheckFindingsThatStopNoKernelAreTracedToTheirStep) {
 
 // --quick: no memcheck, said in the report (text and JSON), and never recorded as progress.
 TEST_F(Runner, QuickSkipsMemcheckSaysSoAndRecordsNoProgress) {
-  options_.memcheck = false;
+  options_.kind = course::RunKind::quick;
   const auto r = grade("naive/T.pass:tiled/T.pass:tiled_padded/T.pass");
   EXPECT_TRUE(sanitizer_calls().empty());
-  EXPECT_TRUE(r.quick);
+  EXPECT_EQ(r.kind, course::RunKind::quick);
   EXPECT_EQ(r.memcheck, course::LessonMemcheck::skipped);
   EXPECT_EQ(step(r, "naive").status, course::StepStatus::pass);
   EXPECT_EQ(step(r, "naive").memcheck, course::StepMemcheck::not_run);
@@ -478,11 +480,13 @@ constexpr const char* kSanitizerWithoutDevice =
     "echo '========= Error: stand-in: no CUDA-capable device is available'\n"
     "exit 1\n";
 
-course::LessonReport sanitize_naive(const course::Manifest& m, const driver::GradeOptions& o) {
+course::LessonReport sanitize_naive(const course::Manifest& m, driver::GradeOptions o) {
   setenv("FAKE_TESTS", "naive/T.pass", 1);
   const course::Lesson* lesson = m.find("07_transpose");
   nlohmann::json device;
-  return driver::sanitize({lesson, lesson->find_step("naive")}, o, {"memcheck"}, device);
+  o.kind = course::RunKind::sanitize;
+  o.sanitize_tools = {"memcheck"};
+  return driver::grade({lesson, lesson->find_step("naive")}, o, device);
 }
 
 TEST_F(Runner, NoGpuUnderASanitizerThatRunsNothingIsNoGpu) {

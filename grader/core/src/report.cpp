@@ -521,10 +521,15 @@ json to_json(const Report& r) {
       if (s.memcheck != StepMemcheck::none) step["memcheck"] = to_string(s.memcheck);
       steps.push_back(step);
     }
-    json lesson = {
-        {"lesson", l.id},       {"title", l.title},         {"status", to_string(l.status)},
-        {"message", l.message}, {"build_log", l.build_log}, {"variant", l.variant},
-        {"seed", l.seed},       {"quick", l.quick},         {"steps", steps}};
+    json lesson = {{"lesson", l.id},
+                   {"title", l.title},
+                   {"status", to_string(l.status)},
+                   {"message", l.message},
+                   {"build_log", l.build_log},
+                   {"variant", l.variant},
+                   {"seed", l.seed},
+                   {"quick", l.kind == RunKind::quick},
+                   {"steps", steps}};
     if (l.memcheck != LessonMemcheck::none)
       lesson["memcheck"] = {{"status", to_string(l.memcheck)}, {"note", l.memcheck_note}};
     if (!l.sanitize_tools.empty()) lesson["sanitize_tools"] = l.sanitize_tools;

@@ -44,6 +44,20 @@ std::string exit_codes_markdown();
 /// `width` columns, backticks dropped.
 std::string exit_codes_text(std::size_t width = 79);
 
+/// What kind of grading run a lesson had: which stages ran, and so whether it can count as the
+/// student's progress (the driver's records_progress() decides, from this and the variant).
+enum class RunKind {
+  /// The hidden tests, timed, then compute-sanitizer memcheck on the small shapes of the steps
+  /// that passed: the grade that counts.
+  grade,
+  /// The hidden tests, timed, without the memcheck stage (the grader's --quick, `grader class
+  /// --quick`, `grader dev calibrate`): never recorded as progress.
+  quick,
+  /// The hidden tests under compute-sanitizer tools, small shapes only, untimed (--sanitize):
+  /// never recorded as progress.
+  sanitize,
+};
+
 /// One step's outcome.
 struct StepReport {
   std::string name;                      ///< the step's name in the manifest, e.g. "tiled_padded"
@@ -79,8 +93,8 @@ struct LessonReport {
   std::string variant;  ///< "" for the student's own code, else stub, solution or a wrong kernel
   /// The default grade's memcheck stage (none under --sanitize, or when nothing was graded).
   LessonMemcheck memcheck = LessonMemcheck::none;
-  std::string memcheck_note;  ///< that stage in one line for the report ("" = nothing to say)
-  bool quick = false;         ///< graded with --quick: memcheck skipped, never recorded as progress
+  std::string memcheck_note;      ///< that stage in one line for the report ("" = nothing to say)
+  RunKind kind = RunKind::grade;  ///< the kind of run that graded it
   /// --sanitize: the compute-sanitizer tools the tests ran under (small shapes, untimed); empty
   /// for a grade.
   std::vector<std::string> sanitize_tools;
