@@ -41,7 +41,7 @@ std::set<std::string> dirs_in(const fs::path& dir) {
 // kernel fails its step with its diagnosis in the report.
 // Why a wrong kernel's step could not be graded on this machine (every test skipped: too little
 // memory, too old a GPU), or "": such a check is a skip, not drift.
-std::string not_gradable_here(const course::LessonReport& r, const std::string& step) {
+std::string why_step_not_gradable_here(const course::LessonReport& r, const std::string& step) {
   for (const course::StepReport& s : r.steps)
     if (s.name == step && s.status == course::StepStatus::skipped) return s.reason;
   return "";
@@ -243,7 +243,7 @@ VariantOutcome grade_variant(const course::Lesson& lesson, const std::string& v,
     course::Report whole;
     whole.lessons.push_back(r);
     const std::string text = course::to_text(whole, course::TextOptions{false, true, "grader"});
-    if (const std::string why = not_gradable_here(r, sel.step ? sel.step->name : "");
+    if (const std::string why = why_step_not_gradable_here(r, sel.step ? sel.step->name : "");
         sel.step && !why.empty()) {
       fmt::print("skip   {} {}: its step {} cannot be graded here: {}\n", lesson.id, v,
                  sel.step->name, why);

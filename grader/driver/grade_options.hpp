@@ -38,8 +38,8 @@ struct GradeOptions {
   bool status_messages = true;       ///< say on stderr what is happening (building, running)
   /// Sub-folder of grader-runs/<target>/ for this run's logs ("" = that folder itself).
   std::string run_name;
-  /// compute-sanitizer for memcheck and sanitize() ("" = find_sanitizer()); tests pass a
-  /// stand-in.
+  /// compute-sanitizer for the memcheck stage and RunKind::sanitize ("" = find_sanitizer()); tests
+  /// pass a stand-in.
   std::string sanitizer;
 
   /// Makes this run the grader's --quick (also `grader class --quick`): RunKind::quick, and the
