@@ -151,7 +151,7 @@ bool build_target(const GradeOptions& o, const std::string& target, std::string&
   // Two builds in one build tree at once (two lessons graded side by side) can corrupt it.
   std::error_code ignored;
   fs::create_directories(runs_dir(o), ignored);
-  const RunLock lock(runs_dir(o) / "build.lock", "building in " + o.binary_dir, o.progress);
+  const RunLock lock(runs_dir(o) / "build.lock", "building in " + o.binary_dir, o.status_messages);
   const Captured c = run_capture({course::config::kCMake, "--build", o.binary_dir, "--target",
                                   target, "--parallel", std::to_string(jobs)});
   if (c.exit_code == 0) {

@@ -41,11 +41,11 @@ int dev_calibrate(const course::Manifest& m, const CalibrateOptions& o, GradeOpt
       return course::kExitUsage;
     }
   }
-  g.memcheck = false;  // margins only: memcheck decides no gate
+  g.kind = course::RunKind::quick;  // margins only: memcheck decides no gate
   // and only the timed tests: their first check and the checks of kept timed launches still
   // compare outputs, so a kernel that is fast because it is wrong is not timed.
   g.speed_tests_only = true;
-  g.progress = false;
+  g.status_messages = false;
   DevCheckOptions runs;
   runs.repeat = o.repeat;
   std::string table =

@@ -98,13 +98,13 @@ int run_local(const ClassDir& dir, const LocalOptions& o) {
   sigaction(SIGINT, &catch_it, &old_int);
   sigaction(SIGTERM, &catch_it, &old_term);
   interrupted = 0;
-  if (o.progress)
+  if (o.status_messages)
     fmt::print(stderr, "grading {} of {} students on {} ({} tasks at a time) ...\n", todo.size(),
                roster.size(),
                o.gpus.empty() ? std::string("no GPU")
                               : "GPUs " + fmt::format("{}", fmt::join(o.gpus, ",")),
                slots);
-  if (o.progress && todo.empty()) say_nothing_to_grade(stderr);
+  if (o.status_messages && todo.empty()) say_nothing_to_grade(stderr);
   while ((next < todo.size() || !running.empty()) && !interrupted) {
     while (next < todo.size() && running.size() < slots) {
       const int index = todo[next++];
@@ -146,7 +146,7 @@ int run_local(const ClassDir& dir, const LocalOptions& o) {
       if (!outcome.empty())
         course::write_text_atomically(dir.student(student) + "/outcome", outcome);
       ++done;
-      if (o.progress)
+      if (o.status_messages)
         fmt::print(stderr, "[{}/{}] {} ({:.0f} s){}\n", done, todo.size(), student, seconds,
                    outcome.empty() ? "" : ": " + outcome);
       it = running.erase(it);

@@ -25,7 +25,7 @@ struct LocalOptions {
       3600;              ///< wall seconds of one student's task, its wait for a GPU included
   std::string work_dir;  ///< work trees
   std::vector<std::string> only;  ///< grade only these students ("" = the whole roster)
-  bool progress = true;           ///< a line per student on stderr
+  bool status_messages = true;    ///< a line per student on stderr
 };
 
 /// Grades every roster row that needs it (needs_grading(): no result graded in full from the

@@ -31,8 +31,8 @@ struct ClassDir {
 /// What every task of a class grades with, written once by `grader class grade` (class.json).
 /// Never the secret: only where to read it and its fingerprint.
 struct ClassSettings {
-  std::vector<std::string> lessons;         ///< lesson ids, in course order
-  bool quick = false;                       ///< no memcheck, no cases of several GiB
+  std::vector<std::string> lessons;  ///< lesson ids, in course order
+  bool quick = false;  ///< `grader class --quick`: GradeOptions::make_quick() for every grade
   double test_timeout = 120;                ///< the grader's --timeout
   double kernel_timeout = 10;               ///< the grader's --kernel-timeout
   std::string course_origin;                ///< what the course archive was made from, for people

@@ -197,9 +197,8 @@ course::Report grade_in_tree(const WorkTree& tree, const ClassDir& dir, const Cl
   g.seed = seed;
   g.test_timeout = s.test_timeout;
   g.kernel_timeout = s.kernel_timeout;
-  g.memcheck = !s.quick;
-  g.skip_large = s.quick;
-  g.progress = false;
+  if (s.quick) g.make_quick();
+  g.status_messages = false;
   course::Report report;
   report.grader_version = course::config::kVersion;
   report.course_version = manifest.version;
@@ -435,23 +434,30 @@ nlohmann::json graded_row(const RosterEntry& entry, const ClassSettings& s,
   int score = 0, max_score = 0;
   std::string why;
   for (const course::LessonReport& l : report.lessons) {
-    const bool counted = l.status == "pass" || l.status == "fail" || l.status == "build_failed";
+    // Counted: the code was judged (graded, or it did not compile); not when this machine could
+    // not grade it or the grader broke.
+    const bool counted =
+        !course::not_gradable_here(l.status) && l.status != course::LessonStatus::error;
     if (!counted && why.empty()) why = fmt::format("{}: {}", l.id, course::first_line(l.message));
     for (const course::Step& step : manifest.find(l.id)->steps) {
       nlohmann::json& cell = row["steps"][l.id + "." + step.name];
       if (counted && !step.optional) ++max_score;
-      cell["status"] = l.status == "build_failed" ? "build_failed" : counted ? "fail" : l.status;
+      // A step its lesson did not reach: "fail" (or "build_failed") when counted, else the
+      // lesson's status.
+      cell["status"] = counted && l.status != course::LessonStatus::build_failed
+                           ? to_string(course::StepStatus::fail)
+                           : to_string(l.status);
       cell["reason"] = course::first_line(l.message);
       for (const course::StepReport& r : l.steps)
         if (r.name == step.name) {
-          cell["status"] = r.status;
+          cell["status"] = to_string(r.status);
           // The first failure says what was wrong ("out[7]: expected 7, got 0"); the step's own
           // reason often only counts ("12 of 12 hidden tests failed"), which groups nothing in
           // the class summary (seen in the first H200 class demo).
           const bool said = !r.problems.empty() && !r.problems.front().failures.empty();
           cell["reason"] =
               said ? course::first_line(r.problems.front().failures.front()) : r.reason;
-          if (r.status == "pass" && !step.optional) ++score;
+          if (r.status == course::StepStatus::pass && !step.optional) ++score;
         }
     }
   }

@@ -41,32 +41,34 @@ std::set<std::string> dirs_in(const fs::path& dir) {
 // kernel fails its step with its diagnosis in the report.
 // Why a wrong kernel's step could not be graded on this machine (every test skipped: too little
 // memory, too old a GPU), or "": such a check is a skip, not drift.
-std::string not_gradable_here(const course::LessonReport& r, const std::string& step) {
+std::string why_step_not_gradable_here(const course::LessonReport& r, const std::string& step) {
   for (const course::StepReport& s : r.steps)
-    if (s.name == step && s.status == "skipped") return s.reason;
+    if (s.name == step && s.status == course::StepStatus::skipped) return s.reason;
   return "";
 }
 
 std::string expectation_problem(const course::Lesson& lesson, const std::string& variant,
                                 const course::LessonReport& r, const std::string& text) {
-  if (r.status != "pass" && r.status != "fail")
-    return fmt::format("ended as {}: {}", r.status, r.message);
+  if (r.status != course::LessonStatus::pass && r.status != course::LessonStatus::fail)
+    return fmt::format("ended as {}: {}", to_string(r.status), r.message);
   if (variant == "solution") {
     for (const course::StepReport& s : r.steps)
-      if (s.status != "pass" && s.status != "skipped")
+      if (s.status != course::StepStatus::pass && s.status != course::StepStatus::skipped)
         return fmt::format("step {} did not pass: {}", s.name, s.reason);
     return "";
   }
   if (variant == "stub") {
     for (const course::StepReport& s : r.steps)
-      if (s.status == "pass") return fmt::format("the untouched stub passes step {}", s.name);
+      if (s.status == course::StepStatus::pass)
+        return fmt::format("the untouched stub passes step {}", s.name);
     return "";
   }
   for (const course::WrongKernel& w : lesson.wrong_kernels) {
     if (w.name != variant) continue;
     for (const course::StepReport& s : r.steps) {
       if (s.name != w.step) continue;
-      if (s.status == "pass") return fmt::format("passes step {}: the grader missed it", w.step);
+      if (s.status == course::StepStatus::pass)
+        return fmt::format("passes step {}: the grader missed it", w.step);
       if (text.find(w.diagnosis) == std::string::npos)
         return fmt::format("fails step {}, but the report lacks the diagnosis \"{}\"", w.step,
                            w.diagnosis);
@@ -228,16 +230,20 @@ VariantOutcome grade_variant(const course::Lesson& lesson, const std::string& v,
       return out;
     }
     // The grade runs memcheck itself; the other tools need a sanitize run (untimed).
-    course::LessonReport r = tool.empty() || tool == "memcheck" ? grade(sel, g, device)
-                                                                : sanitize(sel, g, {tool}, device);
-    if (r.status == "no_gpu") {
+    GradeOptions run = g;
+    if (!tool.empty() && tool != "memcheck") {
+      run.kind = course::RunKind::sanitize;
+      run.sanitize_tools = {tool};
+    }
+    course::LessonReport r = grade(sel, run, device);
+    if (r.status == course::LessonStatus::no_gpu) {
       out.no_gpu = r.message;
       return out;
     }
     course::Report whole;
     whole.lessons.push_back(r);
     const std::string text = course::to_text(whole, course::TextOptions{false, true, "grader"});
-    if (const std::string why = not_gradable_here(r, sel.step ? sel.step->name : "");
+    if (const std::string why = why_step_not_gradable_here(r, sel.step ? sel.step->name : "");
         sel.step && !why.empty()) {
       fmt::print("skip   {} {}: its step {} cannot be graded here: {}\n", lesson.id, v,
                  sel.step->name, why);
@@ -289,7 +295,7 @@ int skipped_exit_code(int drift) {
 }  // namespace
 
 int dev_check(const course::Manifest& m, const DevCheckOptions& o, GradeOptions g) {
-  g.memcheck = true;  // the course as students get it graded, whatever --quick said
+  g.kind = course::RunKind::grade;  // the course as students get it graded
   g.skip_large = o.skip_large;
   int drift = course_checks(m);
   if (!course::config::kDevTargets) {
@@ -302,7 +308,7 @@ int dev_check(const course::Manifest& m, const DevCheckOptions& o, GradeOptions 
   std::string only_lesson;
   std::set<std::string> owners;
   if (const int rc = resolve_filters(m, o, only_lesson, owners); rc >= 0) return rc;
-  g.progress = false;
+  g.status_messages = false;
   bool any_skipped = false;
   for (const course::Lesson& lesson : m.lessons) {
     if (!lesson.ready() || (!only_lesson.empty() && lesson.id != only_lesson)) continue;

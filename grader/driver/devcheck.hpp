@@ -30,7 +30,7 @@ struct VariantOutcome {
   std::string no_gpu;    ///< the reason, when there is no GPU: the GPU checks stop
   std::map<std::string, std::vector<double>>
       ratios;  ///< per step: fraction of the ceiling, per run
-  std::map<std::string, std::set<std::string>> verdicts;  ///< per step: the verdicts seen
+  std::map<std::string, std::set<course::StepStatus>> verdicts;  ///< per step: the verdicts seen
   nlohmann::json device;  ///< the hidden tests' device record (its "name": the GPU)
 };
 

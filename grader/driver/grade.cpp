@@ -36,13 +36,13 @@ std::string no_gpu_message(const std::string& cuda_error, const std::string& min
 
 namespace {
 
-// The hidden tests under compute-sanitizer `tool`: small shapes (quick mode), untimed, no
+// The hidden tests under compute-sanitizer `tool`: small shapes only, untimed, no
 // rebuild, with time limits that allow for its slowdown.
 GradeOptions under_sanitizer(const GradeOptions& base, const std::string& sanitizer,
                              const std::string& tool) {
   GradeOptions o = base;
   o.build = false;
-  o.quick = true;
+  o.small_shapes_untimed = true;
   o.kernel_timeout = std::max(o.kernel_timeout, 60.0);  // sanitizers slow kernels down a lot
   o.test_timeout = std::max(o.test_timeout, 600.0);
   o.wrapper = {sanitizer, "--tool", tool, "--error-exitcode", "97", "--print-limit", "10"};
@@ -59,7 +59,7 @@ TestRecord tool_record(const std::string& step, const std::string& tool, const S
                        const std::string& log_path, const std::string& why) {
   TestRecord r;
   r.name = step + "/compute-sanitizer." + tool;
-  r.status = f.errors == 0 ? "passed" : "failed";
+  r.status = f.errors == 0 ? course::TestStatus::passed : course::TestStatus::failed;
   if (f.errors == 0) return r;
   std::string text = fmt::format("compute-sanitizer {} found {} error{} (full output: {}).{}", tool,
                                  f.errors, f.errors == 1 ? "" : "s", log_path, why);
@@ -109,19 +109,20 @@ constexpr const char* kGradedWithoutMemcheck =
     ". The steps were graded on their tests and gates only";
 
 // What the default grade's memcheck stage adds to a lesson's report.
-struct MemcheckStage {
+struct MemcheckChecks {
   TestRun checks;  ///< one "<step>/compute-sanitizer.memcheck" record per step checked
-  std::map<std::string, std::string> verdict;  ///< StepReport::memcheck per step
+  std::map<std::string, course::StepMemcheck> verdict;  ///< StepReport::memcheck per step
 };
 
 // The verdict and record of memcheck on `step`, from its findings and from how the step's tests
 // did under it.
-std::string memcheck_verdict(const std::string& step, const SanitizerFindings& f,
-                             const std::vector<TestRecord>& under, const std::string& log_path,
-                             TestRecord& record) {
+course::StepMemcheck memcheck_verdict(const std::string& step, const SanitizerFindings& f,
+                                      const std::vector<TestRecord>& under,
+                                      const std::string& log_path, TestRecord& record) {
   std::vector<const TestRecord*> broken;  // tests of `step` that passed before, not under it
   for (const TestRecord& r : under)
-    if (course::protocol::step_of(r.name) == step && r.status != "passed" && r.status != "skipped")
+    if (course::protocol::step_of(r.name) == step && r.status != course::TestStatus::passed &&
+        r.status != course::TestStatus::skipped)
       broken.push_back(&r);
   std::string stopped;
   for (std::size_t i = 0; i < broken.size() && i < 3; ++i)
@@ -133,32 +134,35 @@ std::string memcheck_verdict(const std::string& step, const SanitizerFindings& f
                                    "launch fail, so under it {} failed (with 'unspecified launch "
                                    "failure').",
                                    stopped));
-  if (f.errors > 0) return "errors";
-  if (broken.empty()) return "clean";
+  if (f.errors > 0) return course::StepMemcheck::errors;
+  if (broken.empty()) return course::StepMemcheck::clean;
   const TestRecord& first = *broken.front();
-  record.status = "failed";
+  record.status = course::TestStatus::failed;
   record.failures.push_back(fmt::format(
       "compute-sanitizer memcheck reported no error, but under it {} test{} that passed without "
       "it did not (first: {} [{}]: {}). A kernel whose result depends on timing or on memory it "
       "never wrote (a race, an uninitialized read) behaves this way. Output in {}",
-      broken.size(), broken.size() == 1 ? "" : "s", first.name, first.status,
+      broken.size(), broken.size() == 1 ? "" : "s", first.name, to_string(first.status),
       first.failures.empty() ? "" : first.failures.front(), log_path));
-  return "tests_failed";
+  return course::StepMemcheck::tests_failed;
 }
 
 // "errors in naive (failed); no errors in tiled, tiled_padded (compute-sanitizer memcheck ...)".
-std::string memcheck_summary(const std::map<std::string, std::string>& verdict,
+std::string memcheck_summary(const std::map<std::string, course::StepMemcheck>& verdict,
                              const std::vector<const course::Step*>& checked) {
-  std::map<std::string, std::vector<std::string>> by;
+  using course::StepMemcheck;
+  std::map<StepMemcheck, std::vector<std::string>> by;
   for (const course::Step* s : checked) by[verdict.at(s->name)].push_back(s->name);
   std::vector<std::string> parts;
-  if (by.count("errors"))
-    parts.push_back("errors in " + fmt::format("{}", fmt::join(by["errors"], ", ")) + " (failed)");
-  if (by.count("tests_failed"))
+  if (by.count(StepMemcheck::errors))
+    parts.push_back("errors in " + fmt::format("{}", fmt::join(by[StepMemcheck::errors], ", ")) +
+                    " (failed)");
+  if (by.count(StepMemcheck::tests_failed))
     parts.push_back("tests failed under it in " +
-                    fmt::format("{}", fmt::join(by["tests_failed"], ", ")) + " (failed)");
-  if (by.count("clean"))
-    parts.push_back("no errors in " + fmt::format("{}", fmt::join(by["clean"], ", ")));
+                    fmt::format("{}", fmt::join(by[StepMemcheck::tests_failed], ", ")) +
+                    " (failed)");
+  if (by.count(StepMemcheck::clean))
+    parts.push_back("no errors in " + fmt::format("{}", fmt::join(by[StepMemcheck::clean], ", ")));
   return fmt::format("{}", fmt::join(parts, "; ")) +
          " (compute-sanitizer memcheck on the small shapes of the steps that passed their tests "
          "and gate)";
@@ -168,21 +172,21 @@ std::string memcheck_summary(const std::map<std::string, std::string>& verdict,
 // `sanitizer` receives the compute-sanitizer to run.
 bool memcheck_can_run(const GradeOptions& o, bool any_passed, course::LessonReport& report,
                       std::string& sanitizer) {
-  if (!o.memcheck) {
-    report.memcheck = "skipped";
+  if (o.kind == course::RunKind::quick) {
+    report.memcheck = course::LessonMemcheck::skipped;
     report.memcheck_note =
         "not run (--quick), and this grade is not recorded in your progress: grade without "
         "--quick to pass the steps for good";
     return false;
   }
   if (!any_passed) {
-    report.memcheck = "not_needed";
+    report.memcheck = course::LessonMemcheck::not_needed;
     return false;
   }
   std::string why;
   sanitizer = usable_sanitizer(o, why);
   if (sanitizer.empty()) {
-    report.memcheck = "unavailable";
+    report.memcheck = course::LessonMemcheck::unavailable;
     report.memcheck_note = "not run: " + why + kGradedWithoutMemcheck;
     return false;
   }
@@ -232,25 +236,25 @@ bool run_memcheck(const course::Lesson& lesson, const std::vector<const course::
 // The default grade's last stage: compute-sanitizer memcheck on the small shapes of the steps
 // that passed their tests and gate, all in one run (a fresh process only after a finding). Sets
 // the lesson's memcheck fields; returns each checked step's record and every step's verdict.
-MemcheckStage memcheck_passed_steps(const course::Lesson& lesson, const GradeOptions& o,
-                                    course::LessonReport& report) {
-  MemcheckStage stage;
+MemcheckChecks memcheck_passed_steps(const course::Lesson& lesson, const GradeOptions& o,
+                                     course::LessonReport& report) {
+  MemcheckChecks stage;
   std::vector<const course::Step*> todo;
   std::vector<std::string> names;
   for (const course::StepReport& s : report.steps) {
-    stage.verdict[s.name] = "not_run";
-    if (s.status != "pass") continue;
+    stage.verdict[s.name] = course::StepMemcheck::not_run;
+    if (s.status != course::StepStatus::pass) continue;
     todo.push_back(lesson.find_step(s.name));
     names.push_back(s.name);
   }
   std::string sanitizer, why;
   if (!memcheck_can_run(o, !todo.empty(), report, sanitizer)) return stage;
-  if (o.progress)
+  if (o.status_messages)
     fmt::print(stderr, "compute-sanitizer memcheck on the small shapes of {} ...\n",
                fmt::format("{}", fmt::join(names, ", ")));
   UnderMemcheck under;
   if (!run_memcheck(lesson, todo, under_sanitizer(o, sanitizer, "memcheck"), under, why)) {
-    report.memcheck = "failed";
+    report.memcheck = course::LessonMemcheck::failed;
     report.memcheck_note = "not run: " + why + kGradedWithoutMemcheck;
     return stage;
   }
@@ -261,7 +265,7 @@ MemcheckStage memcheck_passed_steps(const course::Lesson& lesson, const GradeOpt
     stage.checks.expected.push_back(record.name);
     stage.checks.records.push_back(record);
   }
-  report.memcheck = "ran";
+  report.memcheck = course::LessonMemcheck::ran;
   report.memcheck_note = memcheck_summary(stage.verdict, todo);
   return stage;
 }
@@ -284,7 +288,7 @@ course::LessonReport grade_holding_lock(const course::Selection& sel, const Grad
                                }),
                 steps.end());
   decide(*sel.lesson, steps, run, report);
-  const MemcheckStage stage = memcheck_passed_steps(*sel.lesson, o, report);
+  const MemcheckChecks stage = memcheck_passed_steps(*sel.lesson, o, report);
   if (!stage.checks.records.empty()) {
     // Listed first: a memcheck finding is the step's problem, whatever else it shows.
     run.expected.insert(run.expected.begin(), stage.checks.expected.begin(),
@@ -295,11 +299,11 @@ course::LessonReport grade_holding_lock(const course::Selection& sel, const Grad
   for (course::StepReport& s : report.steps) {
     s.memcheck = stage.verdict.at(s.name);
     // Only steps that passed ran under memcheck: its record is their only problem.
-    if (s.memcheck == "errors")
+    if (s.memcheck == course::StepMemcheck::errors)
       s.reason =
           "every test passed, but compute-sanitizer memcheck found errors on the small shapes "
           "(an access outside an allocation, or a misaligned one: the output was right by luck)";
-    else if (s.memcheck == "tests_failed")
+    else if (s.memcheck == course::StepMemcheck::tests_failed)
       s.reason =
           "every test passed, but some failed when run again under compute-sanitizer memcheck";
   }
@@ -307,28 +311,26 @@ course::LessonReport grade_holding_lock(const course::Selection& sel, const Grad
 }
 
 course::LessonReport sanitize_holding_lock(const course::Selection& sel,
-                                           const GradeOptions& options,
-                                           const std::vector<std::string>& requested,
-                                           nlohmann::json& device) {
+                                           const GradeOptions& options, nlohmann::json& device) {
   course::LessonReport report;
   if (!prepare(*sel.lesson, options, report)) return report;
   std::string why;
   const std::string sanitizer = usable_sanitizer(options, why);
   if (sanitizer.empty()) {
-    report.status = "unavailable";
+    report.status = course::LessonStatus::unavailable;
     report.message = why + ", or grade without --sanitize";
     return report;
   }
   std::vector<std::string> tools;  // "memcheck,memcheck" runs it once: one test per tool
-  for (const std::string& t : requested)
+  for (const std::string& t : options.sanitize_tools)
     if (std::find(tools.begin(), tools.end(), t) == tools.end()) tools.push_back(t);
   const std::vector<const course::Step*> steps = selected_steps(sel);
-  TestRun all;       // the quick correctness tests (from the first tool's run)
+  TestRun all;       // the correctness tests on small shapes (from the first tool's run)
   TestRun findings;  // one test per tool and step, listed first: it says why the others failed
   for (std::size_t i = 0; i < tools.size(); ++i) {
     GradeOptions o = under_sanitizer(options, sanitizer, tools[i]);
     for (const course::Step* step : steps) {
-      if (o.progress)
+      if (o.status_messages)
         fmt::print(stderr, "compute-sanitizer {} on {}.{} ...\n", tools[i], sel.lesson->id,
                    step->name);
       // A folder per tool and step: the report's "output in ..." must still exist at the end.
@@ -380,11 +382,11 @@ course::LessonReport with_target_lock(const course::Selection& sel, const GradeO
   const std::string target = target_name(sel.lesson->id, o.variant);
   try {
     fs::create_directories(runs_dir(o));
-    const RunLock lock(runs_dir(o) / (target + ".lock"), "grading " + target, o.progress);
+    const RunLock lock(runs_dir(o) / (target + ".lock"), "grading " + target, o.status_messages);
     return body();
   } catch (const fs::filesystem_error& e) {
     course::LessonReport report = labelled_report(*sel.lesson, o);
-    report.status = "error";
+    report.status = course::LessonStatus::error;
     report.message = fmt::format(
         "cannot write the grader's logs under {}: {} ({}). The build tree must be writable",
         runs_dir(o).string(), e.code().message(), e.path1().string());
@@ -396,12 +398,10 @@ course::LessonReport with_target_lock(const course::Selection& sel, const GradeO
 
 course::LessonReport grade(const course::Selection& sel, const GradeOptions& o,
                            nlohmann::json& device) {
-  return with_target_lock(sel, o, [&] { return grade_holding_lock(sel, o, device); });
-}
-
-course::LessonReport sanitize(const course::Selection& sel, const GradeOptions& o,
-                              const std::vector<std::string>& tools, nlohmann::json& device) {
-  return with_target_lock(sel, o, [&] { return sanitize_holding_lock(sel, o, tools, device); });
+  return with_target_lock(sel, o, [&] {
+    return o.kind == course::RunKind::sanitize ? sanitize_holding_lock(sel, o, device)
+                                               : grade_holding_lock(sel, o, device);
+  });
 }
 
 }  // namespace driver

@@ -3,6 +3,7 @@
 // One file per job: build.hpp (the build and its messages), test_run.hpp (running the hidden
 // tests), sanitizer.hpp (finding and reading compute-sanitizer), run_lock.hpp (one grader per
 // target); grade.cpp puts them together, with the default grade's memcheck stage and --sanitize.
+// What kind of run it is (a grade, a quick one, --sanitize) is GradeOptions::kind.
 #pragma once
 
 #include <string>
@@ -23,21 +24,19 @@ namespace driver {
 /// compute capability ("" = 7.5).
 std::string no_gpu_message(const std::string& cuda_error, const std::string& min_cc);
 
-/// Grades `selection` (a lesson, or one step of it): its hidden tests, timed, then (unless
-/// GradeOptions::memcheck is false) compute-sanitizer memcheck once over the small shapes of every
-/// step that passed its tests and gate. A memcheck finding fails its step, with one more test
-/// "<step>/compute-sanitizer.memcheck" listed first; without compute-sanitizer the steps keep
-/// their verdicts and the lesson's memcheck fields say why it did not run. A step whose tests hung
-/// for GradeOptions::hang_budget seconds runs no further test (each is reported as not run).
-/// `device` receives the device record.
+/// Grades `selection` (a lesson, or one step of it) as GradeOptions::kind says. A grade
+/// (RunKind::grade, RunKind::quick) runs its hidden tests, timed, then (RunKind::grade only)
+/// compute-sanitizer memcheck once over the small shapes of every step that passed its tests and
+/// gate. A memcheck finding fails its step, with one more test "<step>/compute-sanitizer.memcheck"
+/// listed first; without compute-sanitizer the steps keep their verdicts and the lesson's memcheck
+/// fields say why it did not run. A step whose tests hung for GradeOptions::hang_budget seconds
+/// runs no further test (each is reported as not run). RunKind::sanitize runs the tests under
+/// compute-sanitizer instead, once per tool of GradeOptions::sanitize_tools (memcheck, racecheck,
+/// synccheck, initcheck), on small shapes and without timing: each tool becomes one more test per
+/// step, "<step>/compute-sanitizer.<tool>", failed when the tool reports any error. `device`
+/// receives the device record.
 course::LessonReport grade(const course::Selection& selection, const GradeOptions& options,
                            nlohmann::json& device);
-
-/// Grades `selection` under compute-sanitizer, once per tool (memcheck, racecheck, synccheck,
-/// initcheck), on small shapes and without timing. Each tool becomes one more test per step,
-/// "<step>/compute-sanitizer.<tool>", failed when the tool reports any error.
-course::LessonReport sanitize(const course::Selection& selection, const GradeOptions& options,
-                              const std::vector<std::string>& tools, nlohmann::json& device);
 
 /// The hidden tests of `exe` that match `filter`, parsed from --gtest_list_tests.
 std::vector<std::string> list_tests(const std::string& exe, const std::string& filter,

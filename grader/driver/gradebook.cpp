@@ -16,9 +16,30 @@ namespace {
 
 constexpr int kDiagnosesShown = 3;  // per step in the summary
 
+// How a cell of row.json counts. Its status is a step's, or its lesson's where the lesson graded
+// no step (class_task.hpp, graded_row()).
+enum class CellScore { passed, failed, did_not_compile, not_counted };
+
+CellScore score_of(const std::string& status) {
+  if (const auto step = course::parse_status<course::StepStatus>(status)) {
+    if (*step == course::StepStatus::pass) return CellScore::passed;
+    if (*step == course::StepStatus::fail) return CellScore::failed;
+  }
+  if (course::parse_status<course::LessonStatus>(status) == course::LessonStatus::build_failed)
+    return CellScore::did_not_compile;
+  return CellScore::not_counted;  // skipped here, or not graded
+}
+
 std::string cell(const std::string& status) {
-  if (status == "pass") return "1";
-  if (status == "fail" || status == "build_failed") return "0";
+  switch (score_of(status)) {
+    case CellScore::passed:
+      return "1";
+    case CellScore::failed:
+    case CellScore::did_not_compile:
+      return "0";
+    case CellScore::not_counted:
+      break;
+  }
   return "";
 }
 
@@ -85,12 +106,13 @@ std::string summary_text(const nlohmann::json& book, const std::vector<std::stri
     StepTally t{c};
     for (const nlohmann::json& r : rows) {
       const nlohmann::json& cellj = r["steps"][c];
-      const std::string st = cellj["status"];
-      if (st == "pass") ++t.passed;
-      if (st == "fail" || st == "build_failed") {
+      const CellScore score = score_of(cellj["status"]);
+      if (score == CellScore::passed) ++t.passed;
+      if (score == CellScore::failed || score == CellScore::did_not_compile) {
         ++t.failed;
-        const std::string headline =
-            st == "build_failed" ? "did not compile" : diagnosis_headline(cellj["reason"]);
+        const std::string headline = score == CellScore::did_not_compile
+                                         ? "did not compile"
+                                         : diagnosis_headline(cellj["reason"]);
         Diagnosis& d = t.reasons[diagnosis_group(headline)];
         if (d.count++ == 0) d.example = headline;
         d.alike &= headline == d.example;

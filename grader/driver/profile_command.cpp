@@ -117,7 +117,7 @@ int run_profile(const course::Lesson& lesson, const GradeOptions& g,
   fs::create_directories(dir);
   const std::string report = (dir / "profile").string();
   const std::vector<std::string> cmd = ncu_command(ncu, lesson, g, bench, report);
-  if (g.progress)
+  if (g.status_messages)
     fmt::print(stderr, "profiling: {} ... (ncu replays each kernel several times)\n",
                fmt::join(cmd, " "));
   const Captured run = run_capture(cmd);

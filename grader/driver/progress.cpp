@@ -60,16 +60,19 @@ void Progress::keep_corrupt_file() {
       path_, aside.string());
 }
 
+bool records_progress(const course::LessonReport& lesson) {
+  // A --quick grade (memcheck skipped), a --sanitize run (untimed) or a --variant says nothing
+  // final about the student's code; nor does a lesson that graded no step.
+  return lesson.kind == course::RunKind::grade && lesson.variant.empty() && !lesson.steps.empty();
+}
+
 bool Progress::update(const course::LessonReport& lesson, const std::string& when) {
-  // A --variant, --quick (memcheck skipped) or --sanitize (untimed) run says nothing final.
-  if (!lesson.variant.empty() || lesson.steps.empty() || lesson.quick ||
-      !lesson.sanitize_tools.empty())
-    return false;
+  if (!records_progress(lesson)) return false;
   json& l = data_["lessons"][lesson.id];
   for (const course::StepReport& s : lesson.steps) {
     json& st = l["steps"][s.name];
-    const bool passed = s.status == "pass";
-    st["last"] = s.status;
+    const bool passed = s.status == course::StepStatus::pass;
+    st["last"] = to_string(s.status);
     st["last_graded"] = when;
     if (passed) {
       st["passed"] = true;
@@ -89,16 +92,15 @@ bool Progress::step_passed(const std::string& lesson, const std::string& step) c
 }
 
 bool Progress::step_skipped_here(const std::string& lesson, const std::string& step) const {
-  const json& l = data_["lessons"];
-  return l.contains(lesson) && l[lesson].contains("steps") && l[lesson]["steps"].contains(step) &&
-         l[lesson]["steps"][step].value("last", "") == "skipped";
+  return last_status(lesson, step) == course::StepStatus::skipped;
 }
 
-std::string Progress::last_status(const std::string& lesson, const std::string& step) const {
+std::optional<course::StepStatus> Progress::last_status(const std::string& lesson,
+                                                        const std::string& step) const {
   const json& l = data_["lessons"];
   if (!l.contains(lesson) || !l[lesson].contains("steps") || !l[lesson]["steps"].contains(step))
-    return "";
-  return l[lesson]["steps"][step].value("last", "");
+    return std::nullopt;
+  return course::parse_status<course::StepStatus>(l[lesson]["steps"][step].value("last", ""));
 }
 
 int Progress::hints_seen(const std::string& lesson, const std::string& step) const {
@@ -256,11 +258,11 @@ json course_map_json(const course::Manifest& m, const Progress& p) {
     json steps = json::array();
     for (const course::Step& s : l.steps) {
       const double fraction = p.fraction(l.id, s.name);
-      const std::string last = p.last_status(l.id, s.name);
+      const std::optional<course::StepStatus> last = p.last_status(l.id, s.name);
       steps.push_back({{"step", s.name},
                        {"optional", s.optional},
                        {"passed", p.step_passed(l.id, s.name)},
-                       {"last", last.empty() ? json(nullptr) : json(last)},
+                       {"last", last ? json(to_string(*last)) : json(nullptr)},
                        {"fraction", fraction < 0 ? json(nullptr) : json(fraction)}});
     }
     const auto [done, total] = lesson_progress(p, l);

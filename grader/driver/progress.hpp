@@ -36,18 +36,17 @@ class Progress {
   /// What the student should be told about the file read ("" = nothing), e.g. that a corrupt
   /// one was kept aside. The grader prints it on stderr.
   const std::string& warning() const { return warning_; }
-  /// Records the steps graded in `lesson` (the student's own code only, never a variant).
-  /// @return true when something was recorded (so the file needs saving); false for a variant
-  ///   (`--variant`: never recorded), a `--quick` grade (memcheck skipped) and a `--sanitize` run
-  ///   (untimed), and for a lesson that graded no step (no GPU, build failed).
+  /// Records the steps graded in `lesson` when records_progress() says it counts.
+  /// @return true when something was recorded (so the file needs saving)
   bool update(const course::LessonReport& lesson, const std::string& when);
   bool step_passed(const std::string& lesson, const std::string& step) const;
   /// True when the step's last grading skipped every test (this machine cannot grade it: too
   /// little memory, too old a GPU); the course map counts it as done.
   bool step_skipped_here(const std::string& lesson, const std::string& step) const;
   int hints_seen(const std::string& lesson, const std::string& step) const;
-  /// The status of the step's last grading ("pass", "fail", "skipped"), "" if never graded.
-  std::string last_status(const std::string& lesson, const std::string& step) const;
+  /// The status of the step's last grading; none if never graded.
+  std::optional<course::StepStatus> last_status(const std::string& lesson,
+                                                const std::string& step) const;
   void set_hints_seen(const std::string& lesson, const std::string& step, int tiers);
   /// Best measured fraction of the ceiling for a step, or a negative value if never measured.
   double fraction(const std::string& lesson, const std::string& step) const;
@@ -84,6 +83,12 @@ class Progress {
   std::string warning_;
   bool read_only_ = false;  ///< a corrupt file that could not be moved aside: never overwrite it
 };
+
+/// Whether a graded lesson counts as the student's progress, the one place that decides it: a
+/// grade (course::RunKind::grade) of the student's own code that graded at least one step. A
+/// `--quick` grade (memcheck skipped), a `--sanitize` run (untimed), a `--variant` and a lesson
+/// that graded no step (no GPU, build failed) never do.
+bool records_progress(const course::LessonReport& lesson);
 
 /// The current time as ISO 8601 UTC ("2025-01-31T12:00:00Z"), as progress records it.
 std::string now_iso();

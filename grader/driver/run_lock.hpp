@@ -20,9 +20,9 @@ std::filesystem::path runs_dir(const GradeOptions& options);
 /// access) is not waited for.
 class RunLock {
  public:
-  /// Takes the lock of `path`, waiting (and saying so on stderr when `progress`) while another
-  /// grader holds it for `what` ("building in build/").
-  RunLock(const std::filesystem::path& path, const std::string& what, bool progress);
+  /// Takes the lock of `path`, waiting (and saying so on stderr when `status_messages`) while
+  /// another grader holds it for `what` ("building in build/").
+  RunLock(const std::filesystem::path& path, const std::string& what, bool status_messages);
   ~RunLock();
   RunLock(const RunLock&) = delete;
   RunLock& operator=(const RunLock&) = delete;

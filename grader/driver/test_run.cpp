@@ -28,7 +28,7 @@ course::LessonReport labelled_report(const course::Lesson& lesson, const GradeOp
   report.title = lesson.title;
   report.seed = o.seed;
   report.variant = o.variant;
-  report.quick = !o.memcheck;  // never recorded as progress, whatever happens next
+  report.kind = o.kind;  // what decides whether it is recorded as progress, whatever happens next
   return report;
 }
 
@@ -60,12 +60,12 @@ std::vector<std::string> list_tests(const std::string& exe, const std::string& f
 bool prepare(const course::Lesson& lesson, const GradeOptions& o, course::LessonReport& report) {
   report = labelled_report(lesson, o);
   if (!lesson.ready()) {
-    report.status = "error";
+    report.status = course::LessonStatus::error;
     report.message = fmt::format("lesson {} is planned but not written yet", lesson.id);
     return false;
   }
   if (!course::config::kHaveCuda) {
-    report.status = "no_gpu";
+    report.status = course::LessonStatus::no_gpu;
     report.message =
         "this build has no CUDA compiler, so lessons cannot be built: install the "
         "CUDA toolkit (12 or newer), then reconfigure (cmake --preset exercises)";
@@ -74,18 +74,18 @@ bool prepare(const course::Lesson& lesson, const GradeOptions& o, course::Lesson
   const std::string target = target_name(lesson.id, o.variant);
   if (o.build) {
     // The first build of a lesson takes a while on a small machine: say so, once, on one line.
-    if (o.progress && !fs::exists(fs::path(o.lesson_bin_dir) / target))
+    if (o.status_messages && !fs::exists(fs::path(o.lesson_bin_dir) / target))
       fmt::print(stderr, "{}\n", first_build_note(lesson.id, o.variant));
     std::string log;
     if (!build_target(o, target, log, &report.build_warnings)) {
-      report.status = "build_failed";
+      report.status = course::LessonStatus::build_failed;
       report.message = build_failure_message(target, log);
       report.build_log = log;
       return false;
     }
   }
   if (!fs::exists(fs::path(o.lesson_bin_dir) / target)) {
-    report.status = "error";
+    report.status = course::LessonStatus::error;
     report.message = fmt::format("{} does not exist: build it first (or drop --no-build)",
                                  (fs::path(o.lesson_bin_dir) / target).string());
     return false;
@@ -98,7 +98,7 @@ namespace {
 // Fills `report` as "no usable GPU", with what the test process said.
 void no_gpu_report(const course::Lesson& lesson, const course::protocol::ChildLog& log,
                    course::LessonReport& report) {
-  report.status = "no_gpu";
+  report.status = course::LessonStatus::no_gpu;
   // cudaErrorInsufficientDriver is also what a machine with no NVIDIA driver at all reports.
   const std::string driver_note =
       log.no_gpu_reason.find("InsufficientDriver") != std::string::npos
@@ -159,7 +159,7 @@ bool wrapper_ran_nothing(const course::Lesson& lesson, const GradeOptions& o,
   std::istringstream out(wrapper_output);
   for (std::string line; lines.empty() && std::getline(out, line);)
     if (out.peek() == EOF && !line.empty()) lines.push_back(line);
-  report.status = "unavailable";
+  report.status = course::LessonStatus::unavailable;
   report.message =
       fmt::format("{} did not run the hidden tests of {} ({}){}; its output is in {}",
                   fs::path(o.wrapper.front()).filename().string(), lesson.id, describe(end),
@@ -210,8 +210,9 @@ WatchedChild test_process(const std::string& exe, const std::vector<std::string>
            std::to_string(o.device), "--kernel-timeout", fmt::format("{}", o.kernel_timeout),
            "--gtest_filter=" + fmt::format("{}", fmt::join(tests, ":"))})
     child.argv.push_back(a);
-  if (o.quick) child.argv.push_back("--quick");
-  if (o.skip_large && !o.quick) child.argv.push_back("--skip-large");  // --quick implies it
+  if (o.small_shapes_untimed) child.argv.push_back("--quick");
+  // The tests' --quick implies it.
+  if (o.skip_large && !o.small_shapes_untimed) child.argv.push_back("--skip-large");
   child.report_path = report_path;
   child.log_path = log_path;
   child.test_timeout = o.test_timeout;
@@ -225,14 +226,14 @@ TestRecord ended_mid_test(const std::string& test, const ChildEnd& end, const Gr
   TestRecord r;
   r.name = test;
   if (end.timed_out) {
-    r.status = "timed_out";
+    r.status = course::TestStatus::timed_out;
     r.failures.push_back(fmt::format(
         "no result after {:.0f} s, so the grader stopped the test process. Likely cause: a "
         "kernel that never finishes (a loop without exit, or a __syncthreads() that not every "
         "thread reaches)",
         o.test_timeout));
   } else {
-    r.status = "crashed";
+    r.status = course::TestStatus::crashed;
     r.failures.push_back(
         fmt::format("the test process ended in the middle of this test ({}); output in {}",
                     describe(end), log_path));
@@ -277,7 +278,7 @@ bool run_tests(const course::Lesson& lesson, const std::vector<const course::Ste
   std::string list_error;
   run.expected = list_tests(exe, filter, list_error);
   if (!list_error.empty()) {
-    report.status = "error";
+    report.status = course::LessonStatus::error;
     report.message = list_error;
     return false;
   }
@@ -290,7 +291,7 @@ bool run_tests(const course::Lesson& lesson, const std::vector<const course::Ste
   run.log_path = (run_dir / "tests.log").string();
 
   const auto broke_down = [&](const ChildEnd& end) {
-    report.status = "error";
+    report.status = course::LessonStatus::error;
     report.message = fmt::format("the hidden tests of {} ended without a report ({}); output in {}",
                                  lesson.id, describe(end), run.log_path);
     return false;
@@ -303,7 +304,7 @@ bool run_tests(const course::Lesson& lesson, const std::vector<const course::Ste
       if (!done.count(t) && !hangs.spent(t)) remaining.push_back(t);
     if (remaining.empty() || n > static_cast<int>(run.expected.size())) break;
     const std::string report_path = (run_dir / fmt::format("run-{}.jsonl", n)).string();
-    if (o.progress)
+    if (o.status_messages)
       fmt::print(stderr, "running {} hidden test{} of {}{} ...\n", remaining.size(),
                  remaining.size() == 1 ? "" : "s", lesson.id, n ? " in a fresh process" : "");
     ProcessRun p;
@@ -324,7 +325,7 @@ bool run_tests(const course::Lesson& lesson, const std::vector<const course::Ste
     }
     if (log.device.is_object()) device = log.device;
     if (device.is_object() && !course::cc_at_least(device.value("cc", "0.0"), lesson.min_cc)) {
-      report.status = "unsupported";
+      report.status = course::LessonStatus::unsupported;
       report.message = fmt::format("{} needs compute capability {} or newer; this GPU is {}",
                                    lesson.id, lesson.min_cc, device.value("cc", "?"));
       return false;
@@ -340,7 +341,7 @@ bool run_tests(const course::Lesson& lesson, const std::vector<const course::Ste
   for (const std::string& t : run.expected)
     if (!done.count(t))
       run.records.push_back({t,
-                             "not_run",
+                             course::TestStatus::not_run,
                              {hangs.spent(t) ? hangs.not_run_reason(t) : "this test never ran"},
                              {},
                              0});
@@ -365,8 +366,9 @@ void decide(const course::Lesson& lesson, const std::vector<const course::Step*>
   const bool whole_lesson = steps.size() > 1;
   bool pass = true;
   for (const course::StepReport& s : report.steps)
-    pass &= s.status == "pass" || s.status == "skipped" || (s.optional && whole_lesson);
-  report.status = pass ? "pass" : "fail";
+    pass &= s.status == course::StepStatus::pass || s.status == course::StepStatus::skipped ||
+            (s.optional && whole_lesson);
+  report.status = pass ? course::LessonStatus::pass : course::LessonStatus::fail;
 }
 
 }  // namespace driver

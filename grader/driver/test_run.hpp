@@ -1,6 +1,6 @@
 // Running a lesson's hidden tests in watched child processes (a fresh one after every sticky
 // error, crash or hang) and turning their records into steps: what grade() and sanitize() share
-// (grade.cpp), whether the tests run timed, in quick mode or under compute-sanitizer.
+// (grade.cpp), whether the tests run timed or on small shapes under compute-sanitizer.
 #pragma once
 
 #include <cstdint>
@@ -32,7 +32,7 @@ struct TestRun {
 };
 
 /// An empty report of `lesson` as graded with `options`: what every report says, whatever
-/// happens next (id, title, seed, variant; quick when memcheck is off).
+/// happens next (id, title, seed, variant, the kind of run).
 course::LessonReport labelled_report(const course::Lesson& lesson, const GradeOptions& options);
 
 /// Builds the lesson's target (unless GradeOptions::build is false) and checks that it can be

@@ -212,24 +212,25 @@ TEST(Gradebook, RowReasonIsTheFirstFailure) {
   ASSERT_NE(lesson, nullptr);
   course::LessonReport l;
   l.id = lesson->id;
-  l.status = "fail";
+  l.status = course::LessonStatus::fail;
   course::StepReport failed;
   failed.name = lesson->steps[0].name;
-  failed.status = "fail";
+  failed.status = course::StepStatus::fail;
   failed.reason = "3 of 3 hidden tests failed";
-  failed.problems.push_back({"a/C.n_7", "failed", {"out[7]: expected 7, got 0\nand more"}, {}, 0});
+  failed.problems.push_back(
+      {"a/C.n_7", course::TestStatus::failed, {"out[7]: expected 7, got 0\nand more"}, {}, 0});
   course::StepReport slow;  // as build_steps makes it: the one problem is the speed test
   slow.name = lesson->steps[1].name;
-  slow.status = "fail";
+  slow.status = course::StepStatus::fail;
   slow.reason = "correct, but not fast enough";
   slow.problems.push_back({"b/S.t/timed",
-                           "failed",
+                           course::TestStatus::failed,
                            {"too slow, below the gate: 2310 GB/s against a ceiling of 3961 GB/s"},
                            {},
                            0});
   course::StepReport skipped;  // no failure to quote: the step's own reason
   skipped.name = lesson->steps[0].name;
-  skipped.status = "skipped";
+  skipped.status = course::StepStatus::skipped;
   skipped.reason = "this GPU has too little memory";
   l.steps = {failed, slow};
   course::Report report;

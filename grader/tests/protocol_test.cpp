@@ -18,7 +18,7 @@ TEST(Protocol, ParsesDeviceTestsAndFatal) {
       "{\"event\":\"fatal\",\"test\":\"naive/A.b/1x1\",\"reason\":\"illegal address\"}\n");
   EXPECT_EQ(log.device.value("name", ""), "G");
   ASSERT_EQ(log.finished.size(), 1u);
-  EXPECT_EQ(log.finished[0].status, "failed");
+  EXPECT_EQ(log.finished[0].status, course::TestStatus::failed);
   EXPECT_EQ(log.finished[0].failures.at(0), "m");
   EXPECT_EQ(log.finished[0].properties.value("shape", ""), "1x1");
   EXPECT_TRUE(log.running.empty());

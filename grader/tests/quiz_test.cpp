@@ -473,7 +473,7 @@ TEST_F(QuizCommand, PredictionIsComparedWithTheStoredMeasurement) {
   report.id = lesson().id;
   course::StepReport step;
   step.name = lesson().steps.front().name;
-  step.status = "pass";
+  step.status = course::StepStatus::pass;
   step.speed = course::SpeedFigures{};
   step.speed->ratio = 0.153;
   report.steps.push_back(step);

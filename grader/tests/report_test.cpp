@@ -68,16 +68,20 @@ course::Report sample(bool with_clocks = true, bool with_remeasure = false) {
       "naive/C.m/1x1",        "naive/S.t/timed",        "tiled/C.m/1x1",         "tiled/S.t/timed",
       "tiled_padded/C.m/1x1", "tiled_padded/C.m/33x31", "tiled_padded/S.t/timed"};
   std::vector<TestRecord> records = {
-      {"naive/C.m/1x1", "passed", {}, {}, 1},
+      {"naive/C.m/1x1", course::TestStatus::passed, {}, {}, 1},
       {"naive/S.t/timed",
-       "passed",
+       course::TestStatus::passed,
        {},
        {{"kind", "speed"}, {"ratio", 0.15}, {"gate", nullptr}, {"verdict", "pass"}, {"gbps", 540}},
        1},
-      {"tiled/C.m/1x1", "passed", {}, {}, 1},
-      {"tiled/S.t/timed", "passed", {}, tiled_speed, 1},
-      {"tiled_padded/C.m/1x1", "passed", {}, {}, 1},
-      {"tiled_padded/C.m/33x31", "failed", {"1 of 1023 elements wrong <&>"}, {}, 1},
+      {"tiled/C.m/1x1", course::TestStatus::passed, {}, {}, 1},
+      {"tiled/S.t/timed", course::TestStatus::passed, {}, tiled_speed, 1},
+      {"tiled_padded/C.m/1x1", course::TestStatus::passed, {}, {}, 1},
+      {"tiled_padded/C.m/33x31",
+       course::TestStatus::failed,
+       {"1 of 1023 elements wrong <&>"},
+       {},
+       1},
       // tiled_padded/S.t/timed never reported: must count as not run
   };
   course::Report r;
@@ -90,7 +94,7 @@ course::Report sample(bool with_clocks = true, bool with_remeasure = false) {
   l.title = "Transpose";
   l.seed = 7;
   l.steps = course::build_steps(transpose(), all_steps(), expected, records);
-  l.status = "fail";
+  l.status = course::LessonStatus::fail;
   r.lessons.push_back(l);
   return r;
 }
@@ -99,22 +103,22 @@ TEST(BuildSteps, PassFailAndNotRun) {
   const course::Report r = sample();
   const auto& steps = r.lessons[0].steps;
   ASSERT_EQ(steps.size(), 3u);
-  EXPECT_EQ(steps[0].status, "pass");
-  EXPECT_EQ(steps[1].status, "pass");
+  EXPECT_EQ(steps[0].status, course::StepStatus::pass);
+  EXPECT_EQ(steps[1].status, course::StepStatus::pass);
   ASSERT_TRUE(steps[1].speed.has_value());
   EXPECT_DOUBLE_EQ(steps[1].speed->ratio, 0.48);
-  EXPECT_EQ(steps[2].status, "fail");
+  EXPECT_EQ(steps[2].status, course::StepStatus::fail);
   EXPECT_EQ(steps[2].tests_total, 3);
   EXPECT_EQ(steps[2].tests_passed, 1);
   ASSERT_EQ(steps[2].problems.size(), 2u);
-  EXPECT_EQ(steps[2].problems[1].status, "not_run");
+  EXPECT_EQ(steps[2].problems[1].status, course::TestStatus::not_run);
   EXPECT_EQ(r.exit_code(), course::kExitFailed);
 }
 
 TEST(BuildSteps, StepWithoutTestsFails) {
   const auto steps = course::build_steps(transpose(), all_steps(), {}, {});
   for (const auto& s : steps) {
-    EXPECT_EQ(s.status, "fail");
+    EXPECT_EQ(s.status, course::StepStatus::fail);
     EXPECT_NE(s.reason.find("no hidden tests"), std::string::npos);
   }
 }
@@ -122,11 +126,15 @@ TEST(BuildSteps, StepWithoutTestsFails) {
 TEST(BuildSteps, CorrectButSlowSaysSo) {
   const std::vector<std::string> expected = {"tiled_padded/C.m/1x1", "tiled_padded/S.t/timed"};
   const std::vector<TestRecord> records = {
-      {"tiled_padded/C.m/1x1", "passed", {}, {}, 1},
-      {"tiled_padded/S.t/timed", "failed", {"too slow"}, speed(0.48, 0.85, "fail"), 1}};
+      {"tiled_padded/C.m/1x1", course::TestStatus::passed, {}, {}, 1},
+      {"tiled_padded/S.t/timed",
+       course::TestStatus::failed,
+       {"too slow"},
+       speed(0.48, 0.85, "fail"),
+       1}};
   const auto steps =
       course::build_steps(transpose(), {transpose().find_step("tiled_padded")}, expected, records);
-  EXPECT_EQ(steps[0].status, "fail");
+  EXPECT_EQ(steps[0].status, course::StepStatus::fail);
   EXPECT_EQ(steps[0].reason, "correct, but not fast enough");
 }
 
@@ -134,7 +142,7 @@ TEST(BuildSteps, CorrectButSlowSaysSo) {
 // reads as a failure of a lesson that passed.
 TEST(Text, CountsSkippedStepsApart) {
   course::Report r = sample();
-  r.lessons[0].steps[2].status = "skipped";
+  r.lessons[0].steps[2].status = course::StepStatus::skipped;
   const std::string t = course::to_text(r, course::TextOptions{false, false, "g"});
   EXPECT_NE(t.find("2 of 3 steps passed, 1 skipped (reasons above)."), std::string::npos) << t;
   EXPECT_EQ(course::to_text(sample(), course::TextOptions{false, false, "g"}).find("skipped ("),
@@ -197,7 +205,7 @@ TEST(Gradescope, OptionalStepsAreWorthNoPoints) {
   course::StepReport extension;
   extension.name = "tiled_cp_async";
   extension.optional = true;
-  extension.status = "skipped";
+  extension.status = course::StepStatus::skipped;
   extension.reason = "needs compute capability 8.0";
   r.lessons[0].steps.push_back(extension);
   const nlohmann::json g = course::to_gradescope(r, "");
@@ -212,7 +220,7 @@ TEST(Gradescope, ASkippedRequiredStepIsNotGraded) {
   course::Report r = sample();
   course::StepReport large;
   large.name = "large";
-  large.status = "skipped";
+  large.status = course::StepStatus::skipped;
   large.reason = "needs 24 GiB of device memory";
   r.lessons[0].steps.push_back(large);
   const nlohmann::json g = course::to_gradescope(r, "");
@@ -231,16 +239,17 @@ TEST(ExitCode, Precedence) {
   course::Report r;
   EXPECT_EQ(r.exit_code(), course::kExitFailed);  // nothing graded is not a pass
   course::LessonReport l;
-  l.status = "pass";
+  l.status = course::LessonStatus::pass;
   r.lessons = {l};
   EXPECT_EQ(r.exit_code(), course::kExitOk);
-  l.status = "no_gpu";
+  l.status = course::LessonStatus::no_gpu;
   r.lessons.push_back(l);
   EXPECT_EQ(r.exit_code(), course::kExitNoGpu);
-  l.status = "build_failed";  // a compile error is more useful to hear about than the missing GPU
+  l.status = course::LessonStatus::build_failed;  // a compile error is more useful to hear about
+                                                  // than the missing GPU
   r.lessons.push_back(l);
   EXPECT_EQ(r.exit_code(), course::kExitBuildFailed);
-  l.status = "error";
+  l.status = course::LessonStatus::error;
   r.lessons.push_back(l);
   EXPECT_EQ(r.exit_code(), course::kExitInternal);
 }
@@ -465,14 +474,22 @@ course::LessonReport sanitized_naive() {
   const std::vector<std::string> expected = {"naive/C.m/1x1", "naive/C.m/2048x1536",
                                              "naive/C.m/1x100003", "naive/S.t/timed"};
   const std::vector<TestRecord> records = {
-      {"naive/C.m/1x1", "passed", {}, {}, 1},
-      {"naive/C.m/2048x1536", "skipped", {"quick mode: large shape skipped"}, {}, 0},
-      {"naive/C.m/1x100003", "skipped", {"quick mode: large shape skipped\n"}, {}, 0},
-      {"naive/S.t/timed", "skipped", {"quick mode: not timed\n"}, {}, 0}};
+      {"naive/C.m/1x1", course::TestStatus::passed, {}, {}, 1},
+      {"naive/C.m/2048x1536",
+       course::TestStatus::skipped,
+       {"quick mode: large shape skipped"},
+       {},
+       0},
+      {"naive/C.m/1x100003",
+       course::TestStatus::skipped,
+       {"quick mode: large shape skipped\n"},
+       {},
+       0},
+      {"naive/S.t/timed", course::TestStatus::skipped, {"quick mode: not timed\n"}, {}, 0}};
   course::LessonReport l;
   l.id = "07_transpose";
   l.title = "Transpose";
-  l.status = "pass";
+  l.status = course::LessonStatus::pass;
   l.message = "compute-sanitizer run: small shapes only, not timed";
   l.sanitize_tools = {"memcheck"};
   l.steps = course::build_steps(transpose(), {transpose().find_step("naive")}, expected, records);
@@ -481,7 +498,7 @@ course::LessonReport sanitized_naive() {
 
 TEST(SkippedTests, CountedWithTheirReasons) {
   const course::StepReport s = sanitized_naive().steps.at(0);
-  EXPECT_EQ(s.status, "pass");
+  EXPECT_EQ(s.status, course::StepStatus::pass);
   EXPECT_EQ(s.tests_passed, 1);
   EXPECT_EQ(s.tests_total, 4);
   EXPECT_EQ(s.tests_skipped, 3);
@@ -495,13 +512,17 @@ TEST(SkippedTests, CountedWithTheirReasons) {
 TEST(SkippedTests, AWhollySkippedStepsReasonIsOneLine) {
   const std::vector<std::string> expected = {"naive/C.m/1x1", "naive/S.t/timed"};
   const std::vector<TestRecord> records = {
-      {"naive/C.m/1x1", "skipped", {"this GPU has too little memory\n"}, {}, 0},
-      {"naive/S.t/timed", "skipped", {"this GPU has too little memory\n"}, {}, 0}};
+      {"naive/C.m/1x1", course::TestStatus::skipped, {"this GPU has too little memory\n"}, {}, 0},
+      {"naive/S.t/timed",
+       course::TestStatus::skipped,
+       {"this GPU has too little memory\n"},
+       {},
+       0}};
   const course::Lesson lesson = transpose();
   const std::vector<const course::Step*> steps = {&lesson.steps[0]};
   const auto out = course::build_steps(lesson, steps, expected, records);
   ASSERT_EQ(out.size(), 1u);
-  EXPECT_EQ(out[0].status, "skipped");
+  EXPECT_EQ(out[0].status, course::StepStatus::skipped);
   EXPECT_EQ(out[0].reason, "this GPU has too little memory");
 }
 
@@ -534,9 +555,11 @@ TEST(SkippedTests, JsonCountsThemAndNamesTheTools) {
 course::Report memchecked() {
   course::Report r = sample();
   course::LessonReport& l = r.lessons[0];
-  l.memcheck = "ran";
+  l.memcheck = course::LessonMemcheck::ran;
   l.memcheck_note = "compute-sanitizer memcheck on the small shapes of ...: no errors in naive";
-  for (course::StepReport& s : l.steps) s.memcheck = s.status == "pass" ? "clean" : "not_run";
+  for (course::StepReport& s : l.steps)
+    s.memcheck = s.status == course::StepStatus::pass ? course::StepMemcheck::clean
+                                                      : course::StepMemcheck::not_run;
   return r;
 }
 
@@ -569,8 +592,8 @@ TEST(Samples, WriteForSchemaValidation) {
   course::Report more = memchecked();
   more.lessons.push_back(sanitized_naive());
   more.lessons.push_back(sample().lessons[0]);
-  more.lessons.back().quick = true;
-  more.lessons.back().memcheck = "skipped";
+  more.lessons.back().kind = course::RunKind::quick;
+  more.lessons.back().memcheck = course::LessonMemcheck::skipped;
   more.lessons.back().memcheck_note = "not run (--quick)";
   std::ofstream(dir + "/graded_report_memcheck.json") << course::to_json(more).dump(2);
   // A matrix product's FLOP rate and a host call's wall-clock figures (lessons 13 and 14).

@@ -43,7 +43,7 @@ class Runner : public ::testing::Test {
     options_.build = false;
     options_.seed = 42;
     options_.test_timeout = 1.5;
-    options_.progress = false;
+    options_.status_messages = false;
     // Never the machine's own compute-sanitizer (a GPU machine has one): a stand-in, clean
     // unless memcheck stops a kernel.
     options_.sanitizer = stand_in("compute-sanitizer", kMemcheckStandIn).string();
@@ -138,8 +138,8 @@ class Runner : public ::testing::Test {
 TEST_F(Runner, AllPass) {
   const auto r = grade(
       "naive/T.pass:tiled/T.pass:tiled_padded/T.pass:tiled_cp_async/T.pass:padded_32x32/T.pass");
-  EXPECT_EQ(r.status, "pass");
-  for (const auto& s : r.steps) EXPECT_EQ(s.status, "pass") << s.name;
+  EXPECT_EQ(r.status, course::LessonStatus::pass);
+  for (const auto& s : r.steps) EXPECT_EQ(s.status, course::StepStatus::pass) << s.name;
 }
 
 // A step this machine cannot grade (every test skipped: too little memory) does not fail the
@@ -148,49 +148,49 @@ TEST_F(Runner, AStepThatCannotBeGradedHereDoesNotFailTheLesson) {
   const auto r = grade(
       "naive/T.pass:tiled/T.skip:tiled/U.skip:tiled_padded/T.pass:tiled_cp_async/T.pass:"
       "padded_32x32/T.pass");
-  EXPECT_EQ(step(r, "tiled").status, "skipped");
-  EXPECT_EQ(r.status, "pass");
+  EXPECT_EQ(step(r, "tiled").status, course::StepStatus::skipped);
+  EXPECT_EQ(r.status, course::LessonStatus::pass);
   const auto f = grade("naive/T.pass:tiled/T.skip:tiled/U.fail:tiled_padded/T.pass");
-  EXPECT_EQ(step(f, "tiled").status, "fail");
-  EXPECT_EQ(f.status, "fail");
+  EXPECT_EQ(step(f, "tiled").status, course::StepStatus::fail);
+  EXPECT_EQ(f.status, course::LessonStatus::fail);
 }
 
 TEST_F(Runner, CrashIsAFailAndTheRestStillRun) {
   const auto r = grade("naive/T.crash:naive/T.pass:tiled/T.pass:tiled_padded/T.pass");
-  EXPECT_EQ(r.status, "fail");
+  EXPECT_EQ(r.status, course::LessonStatus::fail);
   const auto& naive = step(r, "naive");
-  EXPECT_EQ(naive.status, "fail");
+  EXPECT_EQ(naive.status, course::StepStatus::fail);
   ASSERT_EQ(naive.problems.size(), 1u);
-  EXPECT_EQ(naive.problems[0].status, "crashed");
+  EXPECT_EQ(naive.problems[0].status, course::TestStatus::crashed);
   EXPECT_NE(naive.problems[0].failures.at(0).find("signal 11"), std::string::npos);
   EXPECT_EQ(naive.tests_passed, 1);
-  EXPECT_EQ(step(r, "tiled").status, "pass");
-  EXPECT_EQ(step(r, "tiled_padded").status, "pass");
+  EXPECT_EQ(step(r, "tiled").status, course::StepStatus::pass);
+  EXPECT_EQ(step(r, "tiled_padded").status, course::StepStatus::pass);
 }
 
 TEST_F(Runner, StickyErrorRestartsForTheRemainingTests) {
   const auto r =
       grade("naive/T.sticky:naive/T.pass:tiled/T.sticky:tiled/T.pass:tiled_padded/T.pass");
-  EXPECT_EQ(step(r, "naive").status, "fail");
+  EXPECT_EQ(step(r, "naive").status, course::StepStatus::fail);
   EXPECT_EQ(step(r, "naive").tests_passed, 1);
   EXPECT_EQ(step(r, "tiled").tests_passed, 1);
-  EXPECT_EQ(step(r, "tiled_padded").status, "pass");
+  EXPECT_EQ(step(r, "tiled_padded").status, course::StepStatus::pass);
 }
 
 TEST_F(Runner, HangIsKilledAndReported) {
   const auto r = grade("naive/T.pass:tiled/T.hang:tiled_padded/T.pass");
   const auto& tiled = step(r, "tiled");
-  EXPECT_EQ(tiled.status, "fail");
+  EXPECT_EQ(tiled.status, course::StepStatus::fail);
   ASSERT_EQ(tiled.problems.size(), 1u);
-  EXPECT_EQ(tiled.problems[0].status, "timed_out");
+  EXPECT_EQ(tiled.problems[0].status, course::TestStatus::timed_out);
   EXPECT_NE(tiled.problems[0].failures.at(0).find("never finishes"), std::string::npos);
-  EXPECT_EQ(step(r, "tiled_padded").status, "pass");
+  EXPECT_EQ(step(r, "tiled_padded").status, course::StepStatus::pass);
 }
 
 TEST_F(Runner, NoGpuStopsWithItsOwnStatus) {
   setenv("FAKE_NO_GPU", "1", 1);
   const auto r = grade("naive/T.pass");
-  EXPECT_EQ(r.status, "no_gpu");
+  EXPECT_EQ(r.status, course::LessonStatus::no_gpu);
   EXPECT_NE(r.message.find("fake: no device"), std::string::npos);
   course::Report whole;
   whole.lessons.push_back(r);
@@ -204,7 +204,7 @@ TEST_F(Runner, OneStepOnly) {
   const auto r = driver::grade(course::Selection{l, l->find_step("tiled")}, options_, device);
   ASSERT_EQ(r.steps.size(), 1u);
   EXPECT_EQ(r.steps[0].name, "tiled");
-  EXPECT_EQ(r.steps[0].status, "fail");
+  EXPECT_EQ(r.steps[0].status, course::StepStatus::fail);
   EXPECT_EQ(device.value("name", ""), "Fake GPU");
 }
 
@@ -212,17 +212,17 @@ TEST_F(Runner, OneStepOnly) {
 // are not run, so the step counts one test; a step without a timed test is left out.
 TEST_F(Runner, SpeedTestsOnlyRunsOnlyTheTimedTests) {
   options_.speed_tests_only = true;
-  options_.memcheck = false;
+  options_.kind = course::RunKind::quick;
   const auto r = grade(
       "naive/T.fail:naive/Speed.timed:tiled/T.fail:tiled/Speed.timed:"
       "tiled_padded/T.fail");
   ASSERT_EQ(r.steps.size(), 2u);
   for (const auto& s : r.steps) {
     EXPECT_TRUE(s.name == "naive" || s.name == "tiled") << s.name;
-    EXPECT_EQ(s.status, "pass") << s.name;
+    EXPECT_EQ(s.status, course::StepStatus::pass) << s.name;
     EXPECT_EQ(s.tests_total, 1) << s.name;
   }
-  EXPECT_EQ(r.status, "pass");
+  EXPECT_EQ(r.status, course::LessonStatus::pass);
 }
 
 // A second grader of the same target waits for the first (grader watch beside a manual run):
@@ -243,8 +243,8 @@ TEST_F(Runner, GradingWaitsWhileAnotherGraderHoldsTheTarget) {
   EXPECT_FALSE(done) << "graded while another grader held grade_07_transpose";
   ::close(other);  // the other grader ends
   grader.join();
-  EXPECT_EQ(step(r, "naive").status, "pass");
-  EXPECT_EQ(step(r, "tiled").status, "pass");
+  EXPECT_EQ(step(r, "naive").status, course::StepStatus::pass);
+  EXPECT_EQ(step(r, "tiled").status, course::StepStatus::pass);
 }
 
 // Ctrl-C reaches the grader but not the test process (its own process group): the grader must
@@ -267,7 +267,7 @@ TEST_F(Runner, AnIgnoredSignalStopsNothing) {
   const Interrupted r = interrupt_hanging_grader(
       [] { signal(SIGINT, SIG_IGN); },
       [&](const course::LessonReport& report) {
-        std::ofstream(verdict) << step(report, "naive").problems.at(0).status;
+        std::ofstream(verdict) << to_string(step(report, "naive").problems.at(0).status);
       });
   ASSERT_GT(r.test_process, 0);
   EXPECT_TRUE(WIFEXITED(r.status)) << "status " << r.status;
@@ -279,7 +279,7 @@ TEST_F(Runner, AnIgnoredSignalStopsNothing) {
 TEST_F(Runner, AnUnwritableBuildTreeIsAnErrorReportNotACrash) {
   std::ofstream(dir_ / "grader-runs") << "a file where the grader's folder should be\n";
   const course::LessonReport r = grade("naive/T.pass");
-  EXPECT_EQ(r.status, "error");
+  EXPECT_EQ(r.status, course::LessonStatus::error);
   EXPECT_NE(r.message.find("cannot write the grader's logs under"), std::string::npos) << r.message;
 }
 
@@ -299,10 +299,12 @@ TEST_F(Runner, SanitizerFindingsComeFirstAndKeepTheirLogs) {
   setenv("FAKE_TESTS", "naive/T.crash_a:naive/T.pass_b", 1);
   const course::Lesson* lesson = manifest_.find("07_transpose");
   nlohmann::json device;
-  const course::LessonReport r = driver::sanitize({lesson, lesson->find_step("naive")}, options_,
-                                                  {"memcheck", "racecheck", "memcheck"}, device);
+  options_.kind = course::RunKind::sanitize;
+  options_.sanitize_tools = {"memcheck", "racecheck", "memcheck"};
+  const course::LessonReport r =
+      driver::grade({lesson, lesson->find_step("naive")}, options_, device);
   const course::StepReport& s = step(r, "naive");
-  ASSERT_EQ(s.status, "fail");
+  ASSERT_EQ(s.status, course::StepStatus::fail);
   EXPECT_EQ(s.tests_total, 4);  // two tests, then memcheck and racecheck once each
   ASSERT_EQ(s.problems.size(), 3u);
   EXPECT_EQ(s.problems[0].name, "naive/compute-sanitizer.memcheck");
@@ -333,11 +335,11 @@ TEST(CompilerErrors, KeepsErrorLinesWithContext) {
 // the output is right); memcheck's finding fails the step, listed first.
 TEST_F(Runner, MemcheckFindingFailsAPassingStep) {
   const auto r = grade("naive/T.oob:naive/T.pass:tiled/T.pass:tiled_padded/T.pass");
-  EXPECT_EQ(r.status, "fail");
-  EXPECT_EQ(r.memcheck, "ran");
+  EXPECT_EQ(r.status, course::LessonStatus::fail);
+  EXPECT_EQ(r.memcheck, course::LessonMemcheck::ran);
   const auto& naive = step(r, "naive");
-  EXPECT_EQ(naive.status, "fail");
-  EXPECT_EQ(naive.memcheck, "errors");
+  EXPECT_EQ(naive.status, course::StepStatus::fail);
+  EXPECT_EQ(naive.memcheck, course::StepMemcheck::errors);
   EXPECT_EQ(naive.tests_total, 3);  // its two tests, then memcheck
   ASSERT_EQ(naive.problems.size(), 1u);
   EXPECT_EQ(naive.problems[0].name, "naive/compute-sanitizer.memcheck");
@@ -346,8 +348,8 @@ TEST_F(Runner, MemcheckFindingFailsAPassingStep) {
   EXPECT_NE(found.find("Invalid __global__ read of size 4 bytes"), std::string::npos) << found;
   EXPECT_NE(found.find("naive/T.oob failed"), std::string::npos) << found;
   EXPECT_NE(naive.reason.find("memcheck found errors"), std::string::npos) << naive.reason;
-  EXPECT_EQ(step(r, "tiled").status, "pass");
-  EXPECT_EQ(step(r, "tiled").memcheck, "clean");
+  EXPECT_EQ(step(r, "tiled").status, course::StepStatus::pass);
+  EXPECT_EQ(step(r, "tiled").memcheck, course::StepMemcheck::clean);
   EXPECT_EQ(step(r, "tiled").tests_total, 2);
   // One run for all steps: a second process only after the finding ended the first.
   EXPECT_EQ(sanitizer_calls().size(), 2u);
@@ -364,10 +366,10 @@ TEST_F(Runner, MemcheckRunsOnceOverTheStepsThatPassed) {
   EXPECT_NE(calls[0].find("--quick"), std::string::npos) << calls[0];  // small shapes, untimed
   EXPECT_NE(calls[0].find("padded_32x32/T.pass"), std::string::npos) << calls[0];
   EXPECT_EQ(calls[0].find("tiled/T.fail"), std::string::npos) << calls[0];
-  EXPECT_EQ(step(r, "tiled").memcheck, "not_run");
-  EXPECT_EQ(step(r, "naive").memcheck, "clean");
+  EXPECT_EQ(step(r, "tiled").memcheck, course::StepMemcheck::not_run);
+  EXPECT_EQ(step(r, "naive").memcheck, course::StepMemcheck::clean);
   EXPECT_EQ(step(r, "naive").tests_passed, 2);  // its test and memcheck
-  EXPECT_EQ(r.memcheck, "ran");
+  EXPECT_EQ(r.memcheck, course::LessonMemcheck::ran);
   EXPECT_NE(r.memcheck_note.find("no errors in naive, tiled_padded, tiled_cp_async, padded_32x32"),
             std::string::npos)
       << r.memcheck_note;
@@ -376,7 +378,7 @@ TEST_F(Runner, MemcheckRunsOnceOverTheStepsThatPassed) {
 TEST_F(Runner, NoMemcheckWhenNoStepPassed) {
   const auto r = grade("naive/T.fail:tiled/T.fail");
   EXPECT_TRUE(sanitizer_calls().empty());
-  EXPECT_EQ(r.memcheck, "not_needed");
+  EXPECT_EQ(r.memcheck, course::LessonMemcheck::not_needed);
   EXPECT_TRUE(r.memcheck_note.empty());
 }
 
@@ -385,14 +387,14 @@ TEST_F(Runner, NoMemcheckWhenNoStepPassed) {
 TEST_F(Runner, TestsThatFailOnlyUnderMemcheckFailTheStep) {
   const auto r = grade("naive/T.quickfail:tiled/T.pass:tiled_padded/T.pass");
   const auto& naive = step(r, "naive");
-  EXPECT_EQ(naive.status, "fail");
-  EXPECT_EQ(naive.memcheck, "tests_failed");
+  EXPECT_EQ(naive.status, course::StepStatus::fail);
+  EXPECT_EQ(naive.memcheck, course::StepMemcheck::tests_failed);
   ASSERT_EQ(naive.problems.size(), 1u);
   EXPECT_NE(naive.problems[0].failures.at(0).find("memcheck reported no error, but under it 1 "
                                                   "test that passed without it did not"),
             std::string::npos)
       << naive.problems[0].failures.at(0);
-  EXPECT_EQ(step(r, "tiled").memcheck, "clean");
+  EXPECT_EQ(step(r, "tiled").memcheck, course::StepMemcheck::clean);
 }
 
 // Errors that stop no kernel (a failed CUDA call) in a process that ran several steps cannot be
@@ -414,24 +416,24 @@ TEST_F(Runner, MemcheckFindingsThatStopNoKernelAreTracedToTheirStep) {
           "exit $rc\n")
           .string();
   const auto r = grade("naive/T.pass:tiled/T.apierr:tiled_padded/T.pass");
-  EXPECT_EQ(step(r, "naive").memcheck, "clean");
-  EXPECT_EQ(step(r, "tiled").memcheck, "errors");
-  EXPECT_EQ(step(r, "tiled").status, "fail");
+  EXPECT_EQ(step(r, "naive").memcheck, course::StepMemcheck::clean);
+  EXPECT_EQ(step(r, "tiled").memcheck, course::StepMemcheck::errors);
+  EXPECT_EQ(step(r, "tiled").status, course::StepStatus::fail);
   EXPECT_NE(step(r, "tiled").problems.at(0).failures.at(0).find("cudaErrorInvalidValue"),
             std::string::npos);
-  EXPECT_EQ(step(r, "tiled_padded").memcheck, "clean");
+  EXPECT_EQ(step(r, "tiled_padded").memcheck, course::StepMemcheck::clean);
   EXPECT_TRUE(fs::exists(dir_ / "grader-runs" / "grade_07_transpose" / "memcheck-tiled"));
 }
 
 // --quick: no memcheck, said in the report (text and JSON), and never recorded as progress.
 TEST_F(Runner, QuickSkipsMemcheckSaysSoAndRecordsNoProgress) {
-  options_.memcheck = false;
+  options_.kind = course::RunKind::quick;
   const auto r = grade("naive/T.pass:tiled/T.pass:tiled_padded/T.pass");
   EXPECT_TRUE(sanitizer_calls().empty());
-  EXPECT_TRUE(r.quick);
-  EXPECT_EQ(r.memcheck, "skipped");
-  EXPECT_EQ(step(r, "naive").status, "pass");
-  EXPECT_EQ(step(r, "naive").memcheck, "not_run");
+  EXPECT_EQ(r.kind, course::RunKind::quick);
+  EXPECT_EQ(r.memcheck, course::LessonMemcheck::skipped);
+  EXPECT_EQ(step(r, "naive").status, course::StepStatus::pass);
+  EXPECT_EQ(step(r, "naive").memcheck, course::StepMemcheck::not_run);
   course::Report whole;
   whole.lessons.push_back(r);
   const std::string text = course::to_text(whole, course::TextOptions{});
@@ -450,13 +452,13 @@ TEST_F(Runner, QuickSkipsMemcheckSaysSoAndRecordsNoProgress) {
 TEST_F(Runner, SkipLargeSkipsOnlyTheLargeCases) {
   const std::string tests = "naive/T.pass:tiled/T.large";
   const auto plain = grade(tests);
-  EXPECT_EQ(step(plain, "tiled").status, "pass");
+  EXPECT_EQ(step(plain, "tiled").status, course::StepStatus::pass);
   fs::remove(dir_ / "sanitizer-calls");  // the plain grade's memcheck call
   options_.skip_large = true;
   const auto r = grade(tests);
-  EXPECT_EQ(step(r, "naive").status, "pass");
+  EXPECT_EQ(step(r, "naive").status, course::StepStatus::pass);
   const course::StepReport& tiled = step(r, "tiled");
-  EXPECT_EQ(tiled.status, "skipped");
+  EXPECT_EQ(tiled.status, course::StepStatus::skipped);
   ASSERT_EQ(tiled.skip_reasons.size(), 1u);
   EXPECT_EQ(tiled.skip_reasons[0].first, "large shape skipped");
   // memcheck still runs, and its call takes --quick (which implies the skip), never both flags
@@ -473,13 +475,13 @@ TEST_F(Runner, WithoutComputeSanitizerGradesWithoutItAndSaysSoOnce) {
   for (int i = 0; i < 2; ++i)  // as --all would: once per lesson
     whole.lessons.push_back(grade("naive/T.pass:tiled/T.pass:tiled_padded/T.pass"));
   const course::LessonReport& r = whole.lessons[0];
-  EXPECT_EQ(r.status, "pass");
-  EXPECT_EQ(r.memcheck, "unavailable");
+  EXPECT_EQ(r.status, course::LessonStatus::pass);
+  EXPECT_EQ(r.memcheck, course::LessonMemcheck::unavailable);
   EXPECT_NE(r.memcheck_note.find("no-such-compute-sanitizer is not an executable file"),
             std::string::npos)
       << r.memcheck_note;
-  EXPECT_EQ(step(r, "naive").status, "pass");
-  EXPECT_EQ(step(r, "naive").memcheck, "not_run");
+  EXPECT_EQ(step(r, "naive").status, course::StepStatus::pass);
+  EXPECT_EQ(step(r, "naive").memcheck, course::StepMemcheck::not_run);
   const std::string text = course::to_text(whole, course::TextOptions{});
   const auto first = text.find("memcheck: not run");
   ASSERT_NE(first, std::string::npos) << text;
@@ -495,18 +497,20 @@ constexpr const char* kSanitizerWithoutDevice =
     "echo '========= Error: stand-in: no CUDA-capable device is available'\n"
     "exit 1\n";
 
-course::LessonReport sanitize_naive(const course::Manifest& m, const driver::GradeOptions& o) {
+course::LessonReport sanitize_naive(const course::Manifest& m, driver::GradeOptions o) {
   setenv("FAKE_TESTS", "naive/T.pass", 1);
   const course::Lesson* lesson = m.find("07_transpose");
   nlohmann::json device;
-  return driver::sanitize({lesson, lesson->find_step("naive")}, o, {"memcheck"}, device);
+  o.kind = course::RunKind::sanitize;
+  o.sanitize_tools = {"memcheck"};
+  return driver::grade({lesson, lesson->find_step("naive")}, o, device);
 }
 
 TEST_F(Runner, NoGpuUnderASanitizerThatRunsNothingIsNoGpu) {
   options_.sanitizer = stand_in("no-device", kSanitizerWithoutDevice).string();
   setenv("FAKE_NO_GPU", "1", 1);
   const course::LessonReport r = sanitize_naive(manifest_, options_);
-  EXPECT_EQ(r.status, "no_gpu") << r.message;
+  EXPECT_EQ(r.status, course::LessonStatus::no_gpu) << r.message;
   EXPECT_NE(r.message.find("fake: no device"), std::string::npos) << r.message;
   course::Report whole;
   whole.lessons.push_back(r);
@@ -522,13 +526,13 @@ TEST_F(Runner, NoGpuUnderASanitizerThatRunsTheTestsIsNoGpu) {
                                 "exit 97\n")
                            .string();
   setenv("FAKE_NO_GPU", "1", 1);
-  EXPECT_EQ(sanitize_naive(manifest_, options_).status, "no_gpu");
+  EXPECT_EQ(sanitize_naive(manifest_, options_).status, course::LessonStatus::no_gpu);
 }
 
 TEST_F(Runner, ASanitizerThatCannotRunHereIsUnavailableWithItsError) {
   options_.sanitizer = stand_in("no-device", kSanitizerWithoutDevice).string();
   const course::LessonReport r = sanitize_naive(manifest_, options_);  // the GPU itself is fine
-  EXPECT_EQ(r.status, "unavailable") << r.message;
+  EXPECT_EQ(r.status, course::LessonStatus::unavailable) << r.message;
   EXPECT_NE(r.message.find("no-device did not run the hidden tests"), std::string::npos)
       << r.message;
   EXPECT_NE(r.message.find("Error: stand-in: no CUDA-capable device"), std::string::npos)
@@ -545,7 +549,7 @@ TEST_F(Runner, ASanitizerThatCannotStartSaysWhatItPrinted) {
                                 "exit 127\n")
                            .string();
   const course::LessonReport r = sanitize_naive(manifest_, options_);
-  EXPECT_EQ(r.status, "unavailable");
+  EXPECT_EQ(r.status, course::LessonStatus::unavailable);
   EXPECT_NE(r.message.find("exited with code 127): broken: error while loading shared libraries"),
             std::string::npos)
       << r.message;
@@ -554,8 +558,8 @@ TEST_F(Runner, ASanitizerThatCannotStartSaysWhatItPrinted) {
 TEST_F(Runner, ASanitizerThatCannotRunHereLeavesTheGradesVerdicts) {
   options_.sanitizer = stand_in("no-device", kSanitizerWithoutDevice).string();
   const auto r = grade("naive/T.pass:tiled/T.pass:tiled_padded/T.pass");
-  EXPECT_EQ(r.status, "pass");
-  EXPECT_EQ(r.memcheck, "failed");
+  EXPECT_EQ(r.status, course::LessonStatus::pass);
+  EXPECT_EQ(r.memcheck, course::LessonMemcheck::failed);
   EXPECT_NE(r.memcheck_note.find("Error: stand-in: no CUDA-capable device"), std::string::npos)
       << r.memcheck_note;
 }
@@ -572,8 +576,8 @@ TEST_F(Runner, AStepsHungKernelsShareOneTimeBudget) {
   ASSERT_EQ(naive.problems.size(), 8u);
   int hung = 0, not_run = 0;
   for (const auto& p : naive.problems) {
-    if (p.status == "failed") ++hung;
-    if (p.status != "not_run") continue;
+    if (p.status == course::TestStatus::failed) ++hung;
+    if (p.status != course::TestStatus::not_run) continue;
     ++not_run;
     EXPECT_NE(p.failures.at(0).find("not run: this step's kernels already hung for 0.6 s (the "
                                     "limit is 0.5 s per step); fix the hang first"),
@@ -582,7 +586,7 @@ TEST_F(Runner, AStepsHungKernelsShareOneTimeBudget) {
   }
   EXPECT_EQ(hung, 3);  // 0.2 + 0.2 s is under the budget, 0.6 s is not
   EXPECT_EQ(not_run, 5);
-  EXPECT_EQ(step(r, "tiled").status, "pass");  // the other steps still run
+  EXPECT_EQ(step(r, "tiled").status, course::StepStatus::pass);  // the other steps still run
   course::Report whole;
   whole.lessons.push_back(r);
   const std::string text = course::to_text(whole, course::TextOptions{});
@@ -597,10 +601,10 @@ TEST_F(Runner, AHungTestTheGraderKillsSpendsTheBudgetToo) {
   const auto r = grade("naive/T.hang_a:naive/T.hang_b:naive/T.pass_c:tiled/T.pass");
   const auto& naive = step(r, "naive");
   ASSERT_EQ(naive.problems.size(), 3u);
-  EXPECT_EQ(naive.problems[0].status, "timed_out");
-  EXPECT_EQ(naive.problems[1].status, "not_run");
-  EXPECT_EQ(naive.problems[2].status, "not_run");
-  EXPECT_EQ(step(r, "tiled").status, "pass");
+  EXPECT_EQ(naive.problems[0].status, course::TestStatus::timed_out);
+  EXPECT_EQ(naive.problems[1].status, course::TestStatus::not_run);
+  EXPECT_EQ(naive.problems[2].status, course::TestStatus::not_run);
+  EXPECT_EQ(step(r, "tiled").status, course::StepStatus::pass);
 }
 
 // Real linker output (grader/tests/data/link_errors/, made with nvcc 13): an empty stub used to

@@ -114,7 +114,7 @@ TEST(SpeedRecord, RoundTripsThroughTheParserAndJson) {
 
   course::StepReport step;
   step.name = "tiled";
-  step.status = "pass";
+  step.status = course::StepStatus::pass;
   step.speed = speed;
   course::LessonReport lesson;
   lesson.id = "07_transpose";

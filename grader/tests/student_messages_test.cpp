@@ -128,10 +128,10 @@ course::LessonReport passed_lesson(const std::string& id) {
   course::LessonReport l;
   l.id = id;
   l.title = "Title";
-  l.status = "pass";
+  l.status = course::LessonStatus::pass;
   course::StepReport s;
   s.name = "only";
-  s.status = "pass";
+  s.status = course::StepStatus::pass;
   s.tests_passed = s.tests_total = 1;
   l.steps.push_back(s);
   return l;
@@ -163,7 +163,7 @@ TEST(NoGpuText, TheSameReasonIsSaidOnceForEveryLesson) {
     course::LessonReport l;
     l.id = id;
     l.title = "Title";
-    l.status = "no_gpu";
+    l.status = course::LessonStatus::no_gpu;
     l.message = driver::no_gpu_message("cudaErrorNoDevice", "");
     r.lessons.push_back(l);
   }

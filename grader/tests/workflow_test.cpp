@@ -211,17 +211,17 @@ TEST(ProgressUpdate, RecordsOnlyTheStudentsGradedSteps) {
   EXPECT_FALSE(fs::exists(p));  // reading creates nothing
   course::LessonReport l;
   l.id = "42_lesson";
-  l.status = "pass";
+  l.status = course::LessonStatus::pass;
   course::StepReport naive;
   naive.name = "naive";
-  naive.status = "pass";
+  naive.status = course::StepStatus::pass;
   l.steps = {naive};
   l.variant = "solution";
   EXPECT_FALSE(progress.update(l, "t1"));
   EXPECT_FALSE(progress.step_passed("42_lesson", "naive"));
   l.variant = "";
   course::LessonReport no_gpu = l;
-  no_gpu.status = "no_gpu";
+  no_gpu.status = course::LessonStatus::no_gpu;
   no_gpu.steps.clear();
   EXPECT_FALSE(progress.update(no_gpu, "t1"));
   EXPECT_TRUE(progress.update(l, "t2"));
@@ -246,12 +246,12 @@ TEST(ProgressUpdate, AStepThatCannotBeGradedHereCountsAsDoneOnTheMap) {
   lesson.steps[1].name = "large";
   course::LessonReport l;
   l.id = "42_lesson";
-  l.status = "pass";
+  l.status = course::LessonStatus::pass;
   l.steps.resize(2);
   l.steps[0].name = "small";
-  l.steps[0].status = "pass";
+  l.steps[0].status = course::StepStatus::pass;
   l.steps[1].name = "large";
-  l.steps[1].status = "skipped";
+  l.steps[1].status = course::StepStatus::skipped;
   ASSERT_TRUE(progress.update(l, "t1"));
   EXPECT_FALSE(progress.step_passed("42_lesson", "large"));
   EXPECT_TRUE(progress.step_skipped_here("42_lesson", "large"));

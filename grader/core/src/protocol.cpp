@@ -22,7 +22,8 @@ ChildLog parse_log(const std::string& text) {
     } else if (event == "end") {
       TestRecord t;
       t.name = r.value("test", "");
-      t.status = r.value("status", "failed");
+      // A status that is none of the protocol's words counts as a failure.
+      t.status = parse_status<TestStatus>(r.value("status", "failed")).value_or(TestStatus::failed);
       t.failures = r.value("failures", std::vector<std::string>{});
       t.properties = r.value("properties", nlohmann::json::object());
       t.ms = r.value("ms", 0.0);

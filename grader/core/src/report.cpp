@@ -81,10 +81,10 @@ int Report::exit_code() const {
   // Most actionable first: the grader broke; your code does not compile; nothing could run here.
   bool all_pass = !lessons.empty(), build_failed = false, no_gpu = false;
   for (const LessonReport& l : lessons) {
-    if (l.status == "error") return kExitInternal;
-    build_failed |= l.status == "build_failed";
-    no_gpu |= l.status == "no_gpu" || l.status == "unavailable" || l.status == "unsupported";
-    all_pass &= l.status == "pass";
+    if (l.status == LessonStatus::error) return kExitInternal;
+    build_failed |= l.status == LessonStatus::build_failed;
+    no_gpu |= not_gradable_here(l.status);
+    all_pass &= l.status == LessonStatus::pass;
   }
   if (build_failed) return kExitBuildFailed;
   if (no_gpu) return kExitNoGpu;
@@ -132,11 +132,12 @@ std::vector<StepReport> build_steps(const Lesson& lesson, const std::vector<cons
       if (protocol::step_of(name) != step->name) continue;
       ++s.tests_total;
       auto it = by_name.find(name);
-      TestRecord r = it != by_name.end() ? *it->second : TestRecord{name, "not_run", {}, {}, 0};
+      TestRecord r =
+          it != by_name.end() ? *it->second : TestRecord{name, TestStatus::not_run, {}, {}, 0};
       if (auto speed = SpeedFigures::from_properties(r.properties)) s.speed = speed;
-      if (r.status == "passed") {
+      if (r.status == TestStatus::passed) {
         ++s.tests_passed;
-      } else if (r.status == "skipped") {
+      } else if (r.status == TestStatus::skipped) {
         ++skipped;
         if (s.reason.empty() && !r.failures.empty()) s.reason = skip_message(r.failures.front());
         count_skip_reason(s, r.failures.empty() ? "no reason given" : r.failures.front());
@@ -146,20 +147,21 @@ std::vector<StepReport> build_steps(const Lesson& lesson, const std::vector<cons
     }
     s.tests_skipped = skipped;
     if (s.tests_total == 0) {
-      s.status = "fail";
+      s.status = StepStatus::fail;
       s.reason = fmt::format("no hidden tests found for step {} of {} (a grader bug: report it)",
                              step->name, lesson.id);
     } else if (skipped == s.tests_total) {
-      s.status = "skipped";
+      s.status = StepStatus::skipped;
       if (s.reason.empty()) s.reason = "skipped";
     } else if (s.problems.empty()) {
-      s.status = "pass";
+      s.status = StepStatus::pass;
     } else {
-      s.status = "fail";
+      s.status = StepStatus::fail;
       const TestRecord& first = s.problems.front();
-      if (first.status == "crashed" || first.status == "timed_out" || first.status == "not_run")
-        s.reason = first.failures.empty() ? first.status : first.failures.front();
-      else if (s.speed && s.tests_passed == s.tests_total - 1 && s.speed->verdict != "pass")
+      if (first.status == TestStatus::crashed || first.status == TestStatus::timed_out ||
+          first.status == TestStatus::not_run)
+        s.reason = first.failures.empty() ? to_string(first.status) : first.failures.front();
+      else if (s.speed && s.tests_passed == s.tests_total - 1 && s.speed->verdict != Verdict::pass)
         s.reason = "correct, but not fast enough";
       else
         s.reason = fmt::format("{} of {} hidden tests failed", s.problems.size(), s.tests_total);
@@ -188,9 +190,15 @@ struct Style {
   }
 };
 
-std::string status_word(const std::string& status, const Style& st) {
-  if (status == "pass") return st("PASS", "1;32");
-  if (status == "skipped") return st("SKIP", "1;33");
+std::string status_word(StepStatus status, const Style& st) {
+  switch (status) {
+    case StepStatus::pass:
+      return st("PASS", "1;32");
+    case StepStatus::skipped:
+      return st("SKIP", "1;33");
+    case StepStatus::fail:
+      break;
+  }
   return st("FAIL", "1;31");
 }
 
@@ -200,7 +208,7 @@ std::string speed_figures(const SpeedFigures& s) {
       s.flops > 0
           ? fmt::format("{:.1f} TFLOP/s = {:.1f}% of ceiling", s.tflops(), 100 * s.ratio)
           : fmt::format("{} GB/s = {:.1f}% of ceiling", group_thousands(s.gbps), 100 * s.ratio);
-  if (s.verdict == "impossible") return line + " (impossible: rejected)";
+  if (s.verdict == Verdict::impossible) return line + " (impossible: rejected)";
   if (!s.gate) return line + " (no speed gate)";
   const double margin = 100 * (s.ratio - *s.gate);
   // {:g}: a gate of 95.5% reads "95.5", one of 85% reads "85" (never rounded to a whole point).
@@ -257,7 +265,7 @@ std::string more_problems(const StepReport& s, std::size_t shown) {
   }
   const std::size_t others = s.problems.size() - shown - (alike > 1 ? alike : 0);
   if (alike <= 1) return fmt::format("        ... and {} more (--verbose shows all)\n", others);
-  const std::string what = fmt::format("[{}]: {}", last.status, last.failures.front());
+  const std::string what = fmt::format("[{}]: {}", to_string(last.status), last.failures.front());
   if (others == 0) return fmt::format("        ... and {} more {}\n", alike, what);
   return fmt::format("        ... and {} more (--verbose shows all), then {} {}\n", others, alike,
                      what);
@@ -271,7 +279,7 @@ std::string why_not_passed(const StepReport& s, const TextOptions& opt) {
       opt.verbose ? s.problems.size() : std::min<std::size_t>(2, s.problems.size());
   for (std::size_t i = 0; i < shown; ++i) {
     const TestRecord& t = s.problems[i];
-    out += fmt::format("        {} [{}]\n", t.name, t.status);
+    out += fmt::format("        {} [{}]\n", t.name, to_string(t.status));
     for (const std::string& f : t.failures) out += indent_lines(f, "          ");
   }
   if (shown < s.problems.size()) out += more_problems(s, shown);
@@ -358,7 +366,7 @@ std::string warnings_lines(const std::string& warnings, const TextOptions& opt) 
 // The memcheck notes that are the same for every lesson of a run (--quick, compute-sanitizer not
 // found): the report says them once, not per lesson.
 bool note_for_the_whole_run(const LessonReport& l) {
-  return l.memcheck == "skipped" || l.memcheck == "unavailable";
+  return l.memcheck == LessonMemcheck::skipped || l.memcheck == LessonMemcheck::unavailable;
 }
 
 std::string device_line(const json& d) {
@@ -418,17 +426,16 @@ std::string to_text(const Report& report, const TextOptions& opt) {
     if (!l.variant.empty()) out += fmt::format("  [variant: {}]", l.variant);
     if (l.seed) out += fmt::format("  (seed {})", l.seed);
     out += "\n";
-    if (l.status == "build_failed" || l.status == "no_gpu" || l.status == "unsupported" ||
-        l.status == "unavailable" || l.status == "error") {
+    if (graded_no_step(l.status)) {
       // Nothing was graded on this machine (exit code 3): not a failure of the student's code.
-      const bool not_here =
-          l.status == "no_gpu" || l.status == "unsupported" || l.status == "unavailable";
+      const bool not_here = not_gradable_here(l.status);
       std::string message = l.message;
       if (not_here) {
         const auto [first, fresh] = not_here_said.emplace(l.message, l.id);
         if (!fresh) message = fmt::format("not graded: the same reason as {} above", first->second);
       }
-      out += "  " + status_word(not_here ? "skipped" : "fail", st) + "  " + message + "\n";
+      out += "  " + status_word(not_here ? StepStatus::skipped : StepStatus::fail, st) + "  " +
+             message + "\n";
       if (!l.build_log.empty()) out += indent_lines(l.build_log, "    ");
       continue;
     }
@@ -437,11 +444,11 @@ std::string to_text(const Report& report, const TextOptions& opt) {
     const SpeedFigures* context = nullptr;
     for (const StepReport& s : l.steps) {
       ++steps_total;
-      steps_passed += s.status == "pass";
-      steps_skipped += s.status == "skipped";
+      steps_passed += s.status == StepStatus::pass;
+      steps_skipped += s.status == StepStatus::skipped;
       std::string line = fmt::format("  {}  {:<14} {:>2}/{:<2} tests", status_word(s.status, st),
                                      s.name, s.tests_passed, s.tests_total);
-      if (s.tests_skipped > 0 && s.status != "skipped")
+      if (s.tests_skipped > 0 && s.status != StepStatus::skipped)
         line += skipped_note(s, !l.sanitize_tools.empty());
       if (s.speed) {
         line += "   " + speed_line(*s.speed);
@@ -451,9 +458,9 @@ std::string to_text(const Report& report, const TextOptions& opt) {
       out += line + "\n";
       if (s.speed && s.speed->has_clocks()) out += "        " + clocks_line(*s.speed) + "\n";
       if (s.speed && s.speed->call_ms) out += "        " + host_call_line(*s.speed) + "\n";
-      if (s.status == "pass") continue;
+      if (s.status == StepStatus::pass) continue;
       out += why_not_passed(s, opt);
-      if (s.status == "fail") {
+      if (s.status == StepStatus::fail) {
         const std::string cmd = fmt::format("{} hint {}.{}", opt.grader_command, l.id, s.name);
         out += "        hint: " + cmd + "\n";
         if (next_hint.empty()) next_hint = cmd;
@@ -483,7 +490,8 @@ std::string to_text(const Report& report, const TextOptions& opt) {
 
 namespace {
 json record_json(const TestRecord& t) {
-  return {{"test", t.name}, {"status", t.status}, {"failures", t.failures}, {"ms", t.ms}};
+  return {
+      {"test", t.name}, {"status", to_string(t.status)}, {"failures", t.failures}, {"ms", t.ms}};
 }
 
 }  // namespace
@@ -501,7 +509,7 @@ json to_json(const Report& r) {
       json step = {{"step", s.name},
                    {"title", s.title},
                    {"optional", s.optional},
-                   {"status", s.status},
+                   {"status", to_string(s.status)},
                    {"reason", s.reason},
                    {"tests_passed", s.tests_passed},
                    {"tests_total", s.tests_total},
@@ -510,14 +518,20 @@ json to_json(const Report& r) {
                    {"problems", problems},
                    {"speed", s.speed ? speed_report_json(*s.speed) : json(nullptr)}};
       // Optional fields (format_version 1 only ever gains those): present when there is a stage.
-      if (!s.memcheck.empty()) step["memcheck"] = s.memcheck;
+      if (s.memcheck != StepMemcheck::none) step["memcheck"] = to_string(s.memcheck);
       steps.push_back(step);
     }
-    json lesson = {{"lesson", l.id},       {"title", l.title},         {"status", l.status},
-                   {"message", l.message}, {"build_log", l.build_log}, {"variant", l.variant},
-                   {"seed", l.seed},       {"quick", l.quick},         {"steps", steps}};
-    if (!l.memcheck.empty())
-      lesson["memcheck"] = {{"status", l.memcheck}, {"note", l.memcheck_note}};
+    json lesson = {{"lesson", l.id},
+                   {"title", l.title},
+                   {"status", to_string(l.status)},
+                   {"message", l.message},
+                   {"build_log", l.build_log},
+                   {"variant", l.variant},
+                   {"seed", l.seed},
+                   {"quick", l.kind == RunKind::quick},
+                   {"steps", steps}};
+    if (l.memcheck != LessonMemcheck::none)
+      lesson["memcheck"] = {{"status", to_string(l.memcheck)}, {"note", l.memcheck_note}};
     if (!l.sanitize_tools.empty()) lesson["sanitize_tools"] = l.sanitize_tools;
     if (!l.build_warnings.empty()) lesson["build_warnings"] = l.build_warnings;
     lessons.push_back(lesson);
@@ -570,11 +584,13 @@ std::string step_details(const LessonReport& l, const StepReport& s) {
   if (s.speed) d += speed_line(*s.speed) + "\n";
   if (s.speed && s.speed->has_clocks()) d += clocks_line(*s.speed) + "\n";
   if (!s.reason.empty()) d += s.reason + "\n";
-  if (s.status == "pass" && s.memcheck == "clean") d += "memcheck: no errors on the small shapes\n";
-  if (s.status == "pass" && s.memcheck == "not_run" && !l.memcheck_note.empty())
+  if (s.status == StepStatus::pass && s.memcheck == StepMemcheck::clean)
+    d += "memcheck: no errors on the small shapes\n";
+  if (s.status == StepStatus::pass && s.memcheck == StepMemcheck::not_run &&
+      !l.memcheck_note.empty())
     d += "memcheck: " + l.memcheck_note + "\n";
   for (const TestRecord& t : s.problems) {
-    d += t.name + " [" + t.status + "]\n";
+    d += t.name + " [" + to_string(t.status) + "]\n";
     for (const std::string& f : t.failures) d += "  " + f + "\n";
   }
   return d;
@@ -594,18 +610,18 @@ std::string to_junit(const Report& r) {
       cases += fmt::format(
           "    <testcase classname=\"{0}\" name=\"{0}\" time=\"0\">\n"
           "      <error type=\"{1}\" message=\"{2}\">{3}</error>\n    </testcase>\n",
-          xml_escape(l.id), xml_escape(l.status), xml_escape(l.message),
+          xml_escape(l.id), xml_escape(to_string(l.status)), xml_escape(l.message),
           xml_escape(l.build_log.empty() ? l.message : l.build_log));
     }
     for (const StepReport& s : l.steps) {
       ++lt;
       cases += fmt::format("    <testcase classname=\"{}\" name=\"{}\" time=\"0\">\n",
                            xml_escape(l.id), xml_escape(s.name));
-      if (s.status == "fail") {
+      if (s.status == StepStatus::fail) {
         ++lf;
         cases += fmt::format("      <failure type=\"fail\" message=\"{}\">{}</failure>\n",
                              xml_escape(s.reason), xml_escape(step_details(l, s)));
-      } else if (s.status == "skipped") {
+      } else if (s.status == StepStatus::skipped) {
         ++ls;
         cases += fmt::format("      <skipped message=\"{}\"/>\n", xml_escape(s.reason));
       } else {
@@ -647,8 +663,8 @@ json to_gradescope(const Report& r, const std::string& text_report) {
       // (every test skipped for a reason of the grading machine: too little device memory,
       // profiler counters not permitted) was not graded, so it is worth no points either, and
       // says so in its name: it neither passed nor failed.
-      const bool passed = s.status == "pass";
-      const bool skipped = s.status == "skipped";
+      const bool passed = s.status == StepStatus::pass;
+      const bool skipped = s.status == StepStatus::skipped;
       const double points = s.optional || skipped ? 0 : 1;
       score += passed ? points : 0;
       const std::string suffix =

@@ -72,7 +72,7 @@ std::optional<SpeedFigures> SpeedFigures::from_properties(const json& p) {
   s.ratio_q3 = p.value(key::kRatioQ3, 0.0);
   if (p.contains(key::kGate) && p[key::kGate].is_number()) s.gate = p[key::kGate].get<double>();
   s.pairs = p.value(key::kPairs, 0);
-  s.verdict = p.value(key::kVerdict, "");
+  s.verdict = parse_status<Verdict>(p.value(key::kVerdict, ""));
   s.close_call = p.value(key::kCloseCall, false);
   // Optional (older records lack it): not re-measured unless it says so.
   s.remeasured = p.contains(key::kRemeasured) && p[key::kRemeasured].is_boolean() &&
@@ -130,7 +130,7 @@ json speed_report_json(const SpeedFigures& s) {
             {key::kGate, s.gate ? json(*s.gate) : json(nullptr)},
             {"margin", s.gate ? json(s.ratio - *s.gate) : json(nullptr)},
             {key::kPairs, s.pairs},
-            {key::kVerdict, s.verdict},
+            {key::kVerdict, s.verdict ? to_string(*s.verdict) : ""},  // "": not timed
             {key::kCloseCall, s.close_call},
             {key::kRemeasured, s.remeasured},
             {key::kPairsAtFirstDecision, s.remeasured && s.pairs_at_first_decision > 0

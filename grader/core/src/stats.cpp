@@ -101,16 +101,4 @@ GateDecision decide_gate(const Summary& ratio, std::optional<double> gate,
   return d;
 }
 
-const char* to_string(Verdict v) {
-  switch (v) {
-    case Verdict::pass:
-      return "pass";
-    case Verdict::fail:
-      return "fail";
-    case Verdict::impossible:
-      return "impossible";
-  }
-  return "?";
-}
-
 }  // namespace course

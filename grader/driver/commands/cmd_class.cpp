@@ -188,7 +188,7 @@ int ClassGrade::run(Context& context) {
       local_.gpus = gpus_.empty() ? detect_gpus() : gpus_;
       local_.work_dir = work_.empty() ? dir.root + "/work" : fs::absolute(work_).string();
       local_.only = only_;
-      local_.progress = !context.shared.quiet;
+      local_.status_messages = !context.shared.quiet;
       if (const int rc = run_local(dir, local_); rc != course::kExitOk) return rc;
     }
     return collect_and_report(dir, context.manifest, context.shared.quiet);

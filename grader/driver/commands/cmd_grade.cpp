@@ -78,19 +78,18 @@ int Grade::run(Context& context) {
   report.course_version = context.manifest.version;
   report.configuration = course::config::kSolutions ? "solutions" : "exercises";
   GradeOptions g = context.grade_options();
-  g.memcheck = !quick_;
-  g.skip_large = quick_;
-  const bool sanitizing = sanitize_ || app_->count("--sanitize-tools") > 0;
+  if (quick_) g.make_quick();
+  if (sanitize_ || app_->count("--sanitize-tools") > 0) {
+    g.kind = course::RunKind::sanitize;
+    g.sanitize_tools = sanitize_tools_;
+  }
   for (const course::Selection& sel : selections)  // without a GPU each lesson is still built
-    report.lessons.push_back(sanitizing ? sanitize(sel, g, sanitize_tools_, report.device)
-                                        : grade(sel, g, report.device));
-  // The file is written only when a lesson was recorded: a --variant run (never recorded), an
-  // untimed --sanitize run (says nothing about the gates) or a lesson that graded no step leaves
-  // it as it was, and does not create it.
+    report.lessons.push_back(grade(sel, g, report.device));
+  // The file is written only when a lesson was recorded (records_progress()): any other run
+  // leaves it as it was, and does not create it.
   bool recorded = false;
-  if (!sanitizing)
-    for (const course::LessonReport& r : report.lessons)
-      recorded |= context.progress.update(r, now_iso());
+  for (const course::LessonReport& r : report.lessons)
+    recorded |= context.progress.update(r, now_iso());
   if (recorded) context.save_progress();
 
   if (shared.json)

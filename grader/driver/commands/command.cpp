@@ -60,7 +60,7 @@ GradeOptions Context::grade_options() const {
   g.device = shared.device;
   g.test_timeout = shared.test_timeout;
   g.kernel_timeout = shared.kernel_timeout;
-  g.progress = !shared.quiet && !shared.json;
+  g.status_messages = !shared.quiet && !shared.json;
   return g;
 }
 

@@ -49,10 +49,12 @@ void Reporter::OnTestPartResult(const ::testing::TestPartResult& result) {
 
 void Reporter::OnTestEnd(const ::testing::TestInfo& info) {
   const ::testing::TestResult* r = info.result();
-  const char* status = r->Skipped() ? "skipped" : r->Failed() ? "failed" : "passed";
+  const course::TestStatus status = r->Skipped()  ? course::TestStatus::skipped
+                                    : r->Failed() ? course::TestStatus::failed
+                                                  : course::TestStatus::passed;
   file_.write({{"event", "end"},
                {"test", full_name(info)},
-               {"status", status},
+               {"status", course::to_string(status)},
                {"ms", static_cast<double>(r->elapsed_time())},
                {"failures", messages_},
                {"properties", current_properties()}});

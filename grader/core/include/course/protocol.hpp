@@ -18,6 +18,8 @@
 #include <string>
 #include <vector>
 
+#include "course/status.hpp"
+
 /// The report-file protocol between a hidden-test process and the grader.
 namespace course::protocol {
 
@@ -40,9 +42,9 @@ inline constexpr int kExitContextLost = 86;
 
 /// The outcome of one test, as reported by the process that ran it or as inferred by the grader.
 struct TestRecord {
-  std::string name;    ///< full test name, "STEP/Suite.test[/param]"
-  std::string status;  ///< passed, failed, skipped; or (grader) crashed, timed_out, not_run
-  std::vector<std::string> failures;                     ///< failure messages, in order
+  std::string name;                        ///< full test name, "STEP/Suite.test[/param]"
+  TestStatus status = TestStatus::failed;  ///< as the process reported it, or as the grader found
+  std::vector<std::string> failures;       ///< failure messages, in order
   nlohmann::json properties = nlohmann::json::object();  ///< measurements etc.
   double ms = 0;  ///< the test's run time as GoogleTest measured it, milliseconds
 };

@@ -11,6 +11,7 @@
 #include "course/manifest.hpp"
 #include "course/protocol.hpp"
 #include "course/speed_record.hpp"
+#include "course/status.hpp"
 
 namespace course {
 
@@ -43,24 +44,35 @@ std::string exit_codes_markdown();
 /// `width` columns, backticks dropped.
 std::string exit_codes_text(std::size_t width = 79);
 
+/// What kind of grading run a lesson had: which stages ran, and so whether it can count as the
+/// student's progress (the driver's records_progress() decides, from this and the variant).
+enum class RunKind {
+  /// The hidden tests, timed, then compute-sanitizer memcheck on the small shapes of the steps
+  /// that passed: the grade that counts.
+  grade,
+  /// The hidden tests, timed, without the memcheck stage (the grader's --quick, `grader class
+  /// --quick`, `grader dev calibrate`): never recorded as progress.
+  quick,
+  /// The hidden tests under compute-sanitizer tools, small shapes only, untimed (--sanitize):
+  /// never recorded as progress.
+  sanitize,
+};
+
 /// One step's outcome.
 struct StepReport {
-  std::string name;       ///< the step's name in the manifest, e.g. "tiled_padded"
-  std::string title;      ///< the step's title in the manifest
-  bool optional = false;  ///< an extension: its failure does not fail the lesson
-  std::string status;     ///< pass, fail, skipped
-  int tests_passed = 0;   ///< hidden tests of the step that passed
-  int tests_total = 0;    ///< hidden tests of the step that should have run
-  int tests_skipped = 0;  ///< of tests_total, those that reported "skipped"
+  std::string name;                      ///< the step's name in the manifest, e.g. "tiled_padded"
+  std::string title;                     ///< the step's title in the manifest
+  bool optional = false;                 ///< an extension: its failure does not fail the lesson
+  StepStatus status = StepStatus::fail;  ///< pass, fail, skipped
+  int tests_passed = 0;                  ///< hidden tests of the step that passed
+  int tests_total = 0;                   ///< hidden tests of the step that should have run
+  int tests_skipped = 0;                 ///< of tests_total, those that reported "skipped"
   /// Why tests were skipped, as they said (less protocol::kQuickSkipPrefix), each with how many
   /// tests gave it, in the order first seen.
   std::vector<std::pair<std::string, int>> skip_reasons;
-  /// The default grade's compute-sanitizer memcheck on the step's small shapes: "clean";
-  /// "errors" (memcheck reported errors: the step fails); "tests_failed" (no error reported, but
-  /// tests that passed without memcheck failed under it: the step fails); "not_run" (the step had
-  /// failed already, or LessonReport::memcheck says why it did not run); "" when the run had no
-  /// memcheck stage (--sanitize, which runs the tools instead of the grade).
-  std::string memcheck;
+  /// The default grade's compute-sanitizer memcheck on the step's small shapes (none under
+  /// --sanitize, which runs the tools instead of the grade).
+  StepMemcheck memcheck = StepMemcheck::none;
   std::vector<protocol::TestRecord> problems;  ///< tests that did not pass, in order
   std::optional<SpeedFigures> speed;           ///< from the step's speed test, if it ran one
   std::string reason;                          ///< one line: why it failed or was skipped
@@ -68,10 +80,9 @@ struct StepReport {
 
 /// One lesson's outcome.
 struct LessonReport {
-  std::string id;         ///< "07_transpose"
-  std::string title;      ///< the lesson's title in the manifest
-  std::string status;     ///< pass, fail, build_failed, no_gpu, unavailable (a tool is missing),
-                          ///< unsupported, error
+  std::string id;                            ///< "07_transpose"
+  std::string title;                         ///< the lesson's title in the manifest
+  LessonStatus status = LessonStatus::fail;  ///< fail until decided
   std::string message;    ///< for non-pass states other than fail: what happened and what to do
   std::string build_log;  ///< compiler output when the build failed
   /// The compiler's warnings about the student's own files when the build succeeded ("" = none):
@@ -80,13 +91,10 @@ struct LessonReport {
   std::vector<StepReport> steps;  ///< the steps graded, in manifest order (empty if none ran)
   unsigned long long seed = 0;    ///< seed of the random test inputs (--seed)
   std::string variant;  ///< "" for the student's own code, else stub, solution or a wrong kernel
-  /// The default grade's memcheck stage: "ran" (on the steps that passed their tests and gate),
-  /// "not_needed" (no step passed), "skipped" (--quick), "unavailable" (compute-sanitizer not
-  /// found), "failed" (compute-sanitizer did not run the tests); "" when the run had no such
-  /// stage (--sanitize, or nothing was graded).
-  std::string memcheck;
-  std::string memcheck_note;  ///< that stage in one line for the report ("" = nothing to say)
-  bool quick = false;         ///< graded with --quick: memcheck skipped, never recorded as progress
+  /// The default grade's memcheck stage (none under --sanitize, or when nothing was graded).
+  LessonMemcheck memcheck = LessonMemcheck::none;
+  std::string memcheck_note;      ///< that stage in one line for the report ("" = nothing to say)
+  RunKind kind = RunKind::grade;  ///< the kind of run that graded it
   /// --sanitize: the compute-sanitizer tools the tests ran under (small shapes, untimed); empty
   /// for a grade.
   std::vector<std::string> sanitize_tools;

@@ -140,8 +140,10 @@ struct SpeedFigures {
       Third quartile of the per-pair ratios. */
   std::optional<double> gate;  ///< required ratio, if the step has a gate
   int pairs = 0;               ///< interleaved (ceiling, student) pairs timed
-  std::string verdict;         ///< pass, fail, impossible (above course::kImpossibleRatio)
-  bool close_call = false;     ///< the ratio's interquartile range straddled the gate
+  /// The gate's verdict (impossible: above course::kImpossibleRatio); none when the test
+  /// recorded none (it was not timed).
+  std::optional<Verdict> verdict;
+  bool close_call = false;  ///< the ratio's interquartile range straddled the gate
   /// The timing loop went on because the ratio's interquartile range straddled the gate at a
   /// check after the minimum pairs (course::first_straddle()); close_call says whether it still
   /// did.

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "course/status.hpp"
+
 namespace course {
 
 /// Order statistics of a sample. Quantiles interpolate linearly between order statistics
@@ -93,11 +95,6 @@ bool keep_sampling(SamplingState state);
 /// @return `so_far` when it is set, else `pairs` in state straddles_gate, else 0
 std::size_t first_straddle(std::size_t so_far, SamplingState state, std::size_t pairs);
 
-/// Outcome of a speed gate: pass (at or above the gate, or no gate), fail (below it), or
-/// impossible (a median ratio above kImpossibleRatio: faster than the copy ceiling allows,
-/// rejected).
-enum class Verdict { pass, fail, impossible };
-
 /// The verdict on one speed gate.
 struct GateDecision {
   Verdict verdict = Verdict::fail;  ///< pass, fail or impossible
@@ -111,8 +108,5 @@ struct GateDecision {
 /// only and the verdict is pass unless the speed is impossible.
 GateDecision decide_gate(const Summary& ratio, std::optional<double> gate,
                          double impossible_above = kImpossibleRatio);
-
-/// "pass", "fail" or "impossible", as in the reports.
-const char* to_string(Verdict v);
 
 }  // namespace course
