@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """CPU tests of tools/gpu-suite.sh's helpers: notebook_commands.py (the commands of
 docs/colab.ipynb and the plan the `notebook` phase runs), repeat_tally.py (the `repeat` phase's
-tally), closecall_summary.py (the `closecall` phase's summary), and the script's own syntax
-(bash -n; shellcheck where installed).
+tally), closecall_summary.py (the `closecall` phase's summary), report_diff.py (two versions of
+the grader's reports by verdicts and words), and the scripts' own syntax (bash -n; shellcheck
+where installed).
 
     python3 tools/test_gpu_suite_helpers.py        (ctest: tools.gpu_suite_helpers)
 
@@ -25,6 +26,7 @@ sys.path.insert(0, HERE)
 import closecall_summary as cs  # noqa: E402
 import notebook_commands as nc  # noqa: E402
 import repeat_tally as rt  # noqa: E402
+import report_diff as rd  # noqa: E402
 
 
 def notebook(*cells):
@@ -317,13 +319,63 @@ class CloseCall(unittest.TestCase):
             self.assertEqual(run().returncode, 1)
 
 
+class ReportDiff(unittest.TestCase):
+    def write(self, root, key, report, rc=0):
+        lesson, variant = key.split("/")
+        os.makedirs(os.path.join(root, lesson), exist_ok=True)
+        with open(os.path.join(root, lesson, variant + ".json"), "w") as f:
+            json.dump(report, f)
+        with open(os.path.join(root, lesson, variant + ".rc"), "w") as f:
+            f.write(f"{rc}\n")
+
+    def run_diff(self, before, after):
+        with tempfile.TemporaryDirectory() as d:
+            a, b = os.path.join(d, "a"), os.path.join(d, "b")
+            for root, reports in ((a, before), (b, after)):
+                os.makedirs(root)
+                for key, (report, rc) in reports.items():
+                    self.write(root, key, report, rc)
+            r = subprocess.run([sys.executable, os.path.join(HERE, "report_diff.py"), a, b],
+                               capture_output=True, text=True)
+            return r.returncode, r.stdout
+
+    def step(self, status, reason):
+        return {"lessons": [{"status": status, "steps": [{"name": "s", "status": status,
+                                                          "reason": reason, "ratio": 0.99}]}],
+                "device": {"name": "NVIDIA H200"}}
+
+    def test_figures_and_the_gpu_do_not_count(self):
+        rc, out = self.run_diff({"01/solution": (self.step("pass", "3,929 GB/s = 99.2%"), 0)},
+                                {"01/solution": (self.step("pass", "3,930 GB/s = 99.4%"), 0)})
+        self.assertEqual(rc, 0, out)
+
+    def test_a_status_a_diagnosis_an_exit_code_or_a_missing_variant_does(self):
+        before = {"01/stub": (self.step("fail", "the timed results were wrong"), 1),
+                  "01/w": (self.step("fail", "below the gate"), 1)}
+        after = {"01/stub": (self.step("fail", "correct, but not fast enough"), 1),
+                 "01/w": (self.step("fail", "below the gate"), 5),
+                 "01/new": (self.step("pass", ""), 0)}
+        rc, out = self.run_diff(before, after)
+        self.assertEqual(rc, 1)
+        self.assertIn("01/stub: $.lessons[0].steps[0].reason", out)
+        self.assertIn("01/w: exit code 1 -> 5", out)
+        self.assertIn("01/new: only in after", out)
+        self.assertIn("3 variants compared, 3 differ", out)
+
+    def test_blank(self):
+        self.assertEqual(rd.blank({"seed": 7, "a": [1.5, "x 12,000 y"], "ok": True}),
+                         {"a": ["#", "x # y"], "ok": True})
+
+
 class Script(unittest.TestCase):
     SCRIPT = os.path.join(HERE, "gpu-suite.sh")
 
     @unittest.skipUnless(shutil.which("bash"), "bash is not installed")
     def test_bash_syntax(self):
-        r = subprocess.run(["bash", "-n", self.SCRIPT], capture_output=True, text=True)
-        self.assertEqual(r.returncode, 0, r.stderr)
+        for script in (self.SCRIPT, os.path.join(HERE, "variant_reports.sh"),
+                       os.path.join(HERE, "verdict_times.sh")):
+            r = subprocess.run(["bash", "-n", script], capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0, script + ": " + r.stderr)
 
     @unittest.skipUnless(shutil.which("shellcheck"), "shellcheck is not installed")
     def test_shellcheck(self):

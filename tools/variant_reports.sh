@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Grades every variant of every ready lesson (the solution and the stub as whole lessons, each
+# wrong kernel as the step it was written for) with `grader --variant V --json`, one report per
+# variant, for comparing two versions of the grader (tools/report_diff.py). The same seed for
+# every run, so that two trees draw the same inputs; memcheck on, as `grader dev check` grades.
+#   tools/variant_reports.sh BUILD_DIR OUT_DIR [LESSON...]   (default: every ready lesson)
+# BUILD_DIR is a test configuration (cmake --preset test): it has the --variant targets, which
+# are all built first in one parallel build. Writes OUT_DIR/<lesson>/<variant>.json and
+# OUT_DIR/<lesson>/<variant>.rc.
+set -uo pipefail
+build=${1:?usage: tools/variant_reports.sh BUILD_DIR OUT_DIR [LESSON...]}
+out=${2:?usage: tools/variant_reports.sh BUILD_DIR OUT_DIR [LESSON...]}
+shift 2
+src=$(cd "$(dirname "$0")/.." && pwd)
+mapfile -t rows < <(python3 - "$src/lessons/course.json" "$@" <<'PY'
+import json, sys
+wanted = sys.argv[2:]
+for l in json.load(open(sys.argv[1]))["lessons"]:
+    if l["status"] != "ready" or (wanted and l["id"] not in wanted):
+        continue
+    print(l["id"], "solution", l["id"])
+    print(l["id"], "stub", l["id"])
+    for w in l.get("wrong_kernels", []):
+        print(l["id"], w["name"], f"{l['id']}.{w['step']}")
+PY
+)
+[ ${#rows[@]} -gt 0 ] || { echo "variant_reports.sh: no ready lesson matches" >&2; exit 2; }
+targets=$(printf '%s\n' "${rows[@]}" | awk '{print "grade_" $1 "__" $2}')
+cmake --build "$build" --parallel --target $targets >/dev/null || { echo "build failed" >&2; exit 1; }
+export GRADER_STATE_DIR=$(mktemp -d)
+for row in "${rows[@]}"; do
+  read -r lesson variant selection <<<"$row"
+  mkdir -p "$out/$lesson"
+  "$build/grader" --variant "$variant" "$selection" --json --no-build --seed 20261202 \
+    >"$out/$lesson/$variant.json" 2>/dev/null
+  echo $? >"$out/$lesson/$variant.rc"
+done
+echo "$(printf '%s\n' "${rows[@]}" | wc -l) reports in $out"
