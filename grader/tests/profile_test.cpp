@@ -192,6 +192,15 @@ TEST(Verdict, MemoryBoundOnChipOrInDram) {
   EXPECT_NE(on_chip.find("the next experiment would be to use each value brought on chip more"),
             std::string::npos)
       << on_chip;
+  // A scan near DRAM's rate: Memory Throughput 70% with DRAM at 72% of its peak is DRAM itself.
+  KernelMetrics scan = m;
+  scan.memory_pct = 70;
+  scan.compute_pct = 40;
+  scan.dram_bytes = 0.72 * 1024 * 4.7e9 * 1e-3;
+  const std::string dram_bound = course::profile::verdict_line(scan, kNoAdvice);
+  EXPECT_NE(dram_bound.find("the next experiment would be none at this geometry"),
+            std::string::npos)
+      << dram_bound;
   m.dram_bytes = 0.85 * 1024 * 4.7e9 * 1e-3;
   const std::string in_dram = course::profile::verdict_line(m, kNoAdvice);
   EXPECT_NE(in_dram.find("DRAM moves 85% of its peak"), std::string::npos) << in_dram;
@@ -220,10 +229,28 @@ TEST(Verdict, StridedMeansBytesFetchedAndNotUsed) {
   EXPECT_TRUE(course::profile::loads_strided(every_eighth));
   EXPECT_FALSE(course::profile::stores_strided(every_eighth));
   const std::string line = course::profile::verdict_line(every_eighth, kNoAdvice);
-  EXPECT_NE(line.find("its global loads take 32.0 sectors per request and use 12% of the bytes "
-                      "they fetch"),
+  EXPECT_NE(line.find("its global loads take 32.0 sectors per request and use 12.5% of the bytes "
+                      "they move"),
             std::string::npos)
       << line;
+
+  // A reduction's partial sums: one lane per block stores 4 bytes of a sector, a sliver of the
+  // kernel's sectors; and a kernel with atomics only has no store requests at all.
+  KernelMetrics partial_sums = metrics(90, 10, 4, 1, 0, 0);
+  partial_sums.ld_sectors = 1e6;
+  partial_sums.ld_requests = 2.5e5;
+  partial_sums.st_sectors = partial_sums.st_requests = 1000;
+  partial_sums.ld_bytes_used_pct = 100;
+  partial_sums.st_bytes_used_pct = 12.5;
+  EXPECT_FALSE(course::profile::stores_strided(partial_sums));
+  partial_sums.st_sectors = partial_sums.st_requests = 0;
+  partial_sums.st_bytes_used_pct = 0;
+  EXPECT_FALSE(course::profile::stores_strided(partial_sums));
+  // Half of each sector used (a float4 per lane, lanes 32 bytes apart) is strided.
+  KernelMetrics half = metrics(90, 10, 32, 4, 0, 0);
+  half.ld_bytes_used_pct = 50;
+  half.st_bytes_used_pct = 100;
+  EXPECT_TRUE(course::profile::loads_strided(half));
   EXPECT_NE(line.find("to make its loads coalesced as well"), std::string::npos) << line;
 
   // The metric's name as ncu 2025 on the H200 accepted it, and the CSV read into the field.

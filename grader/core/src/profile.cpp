@@ -300,16 +300,26 @@ std::string limiter(const KernelMetrics& m) {
 }
 
 namespace {
-bool strided(double bytes_used_pct, double sectors_per_request) {
-  return bytes_used_pct >= 0 ? bytes_used_pct < kStridedBytesUsedPct
-                             : sectors_per_request > kStridedSectorsPerRequest;
+// `sectors` of `requests`, using `bytes_used_pct` of what they move, out of `all_sectors` of the
+// kernel's global loads and stores.
+bool strided(double sectors, double requests, double bytes_used_pct, double all_sectors) {
+  if (requests <= 0 || sectors <= 0) return false;  // no such access (atomics only, say)
+  if (bytes_used_pct < 0) return sectors / requests > kStridedSectorsPerRequest;
+  // One lane per block storing its partial sum uses 4 bytes of a sector, but it is not how the
+  // kernel moves its data: only an access that carries a real share of the sectors counts.
+  return bytes_used_pct <= kStridedBytesUsedPct &&
+         sectors >= kStridedShareOfSectors * std::max(all_sectors, sectors);
 }
 
-// "32.0 sectors per request and use 12% of the bytes they fetch", or without the bytes-used
+double all_sectors(const KernelMetrics& m) {
+  return std::max(0.0, m.ld_sectors) + std::max(0.0, m.st_sectors);
+}
+
+// "32.0 sectors per request and use 12.5% of the bytes they move", or without the bytes-used
 // metric "32.0 sectors per request (4 is ideal for floats)".
 std::string strided_evidence(double sectors_per_request, double bytes_used_pct) {
   return bytes_used_pct >= 0
-             ? fmt::format("{:.1f} sectors per request and use {:.0f}% of the bytes they fetch",
+             ? fmt::format("{:.1f} sectors per request and use {:.1f}% of the bytes they move",
                            sectors_per_request, bytes_used_pct)
              : fmt::format("{:.1f} sectors per request (4 is ideal for floats)",
                            sectors_per_request);
@@ -317,11 +327,11 @@ std::string strided_evidence(double sectors_per_request, double bytes_used_pct) 
 }  // namespace
 
 bool loads_strided(const KernelMetrics& m) {
-  return strided(m.ld_bytes_used_pct, m.ld_sectors_per_request());
+  return strided(m.ld_sectors, m.ld_requests, m.ld_bytes_used_pct, all_sectors(m));
 }
 
 bool stores_strided(const KernelMetrics& m) {
-  return strided(m.st_bytes_used_pct, m.st_sectors_per_request());
+  return strided(m.st_sectors, m.st_requests, m.st_bytes_used_pct, all_sectors(m));
 }
 
 double conflicts_per_shared_load(const KernelMetrics& m) {
@@ -342,8 +352,9 @@ Advice generic_advice(const KernelMetrics& m) {
   const double per_load = conflicts_per_shared_load(m);
   if (loads_strided(m) && stores_strided(m))
     return {m.ld_bytes_used_pct >= 0 && m.st_bytes_used_pct >= 0
-                ? fmt::format("its global loads take {}, its stores {:.1f} and {:.0f}%",
-                              strided_evidence(ld, m.ld_bytes_used_pct), st, m.st_bytes_used_pct)
+                ? fmt::format("its global loads take {}, and its stores {}",
+                              strided_evidence(ld, m.ld_bytes_used_pct),
+                              strided_evidence(st, m.st_bytes_used_pct))
                 : fmt::format("its global loads take {:.1f} and its stores {:.1f} sectors per "
                               "request (4 is ideal for floats)",
                               ld, st),
@@ -372,11 +383,11 @@ Advice generic_advice(const KernelMetrics& m) {
         "request) and {}",
         ld, st,
         m.shared_ld_instructions > 0
-            ? fmt::format("shared loads see few bank conflicts ({:.2f} extra wavefronts each)",
-                          per_load)
+            ? fmt::format("shared loads see {} bank conflicts ({:.2f} extra wavefronts each)",
+                          per_load < 0.1 ? "almost no" : "some", per_load)
             : std::string("there are no shared loads"));
     const double dram = dram_fraction_of_peak(m);
-    if (dram >= 0 && dram < kDramNearPeak)
+    if (dram >= 0 && 100 * dram < m.memory_pct - kOnChipGapPoints)
       return {fmt::format("{}, but DRAM moves only {:.0f}% of its peak bytes per second, so the "
                           "busy memory unit is on chip (L1 and shared memory, or L2)",
                           coalesced, 100 * dram),

@@ -214,9 +214,12 @@ constexpr double kMixAchievedPct = 45;
 // H200; a hand-reasoned 256 was not profiled (calibration.md).
 constexpr double kSegmentAchievedShare = 0.8;
 // Sectors per global load request mix_channels may take. 32 coalesced 16-byte loads take 16, so
-// the course-wide 8 (course::profile::kStridedSectorsPerRequest, set for 4-byte loads) would
-// fail a coalesced float4 kernel; a pixel per lane (16 bytes of every 32) takes 32, one sector
-// per lane. The solution measured 5.3 on our H200 (calibration.md).
+// the fallback rule of `grader profile` (course::profile::kStridedSectorsPerRequest, 8, for
+// reports without the bytes-used metric) would fail a coalesced float4 kernel; a pixel per lane
+// (16 bytes of every 32) takes 32, one sector per lane, and uses 50% of them, which
+// course::profile::loads_strided() also calls strided. The solution measured 5.3 on our H200
+// (calibration.md). Left on sectors per request: the bytes-used rule has not run in this test on
+// a GPU yet.
 constexpr double kMixSectorsPerRequest = 16;
 // Shared-memory bank conflicts per shared load instruction allowed (0 when conflict-free).
 constexpr double kConflictsPerLoad = 0.5;

@@ -112,17 +112,24 @@ std::vector<KernelMetrics> parse_ncu_csv(const std::string& csv);
 /// (both low means the limiter is latency, not a roof: Lab 02 pitfall 3).
 std::string limiter(const KernelMetrics& m);
 
-/// The share of each fetched sector's bytes under which a global access counts as strided: under
-/// half of what the memory system moves is used.
+/// The share of each moved sector's bytes at or under which a global access counts as strided:
+/// at most half of what the memory system moves is used (a float4 per lane with lanes 32 bytes
+/// apart uses 50%).
 constexpr double kStridedBytesUsedPct = 50;
+
+/// The share of the kernel's global sectors an access must carry to be judged at all: a store of
+/// one lane per block (a reduction's partial sums) uses 12.5% of its sector but moves next to
+/// nothing.
+constexpr double kStridedShareOfSectors = 0.1;
 
 /// Without the bytes-used metric (an older report): sectors per request above which a global
 /// access counts as strided, more than twice the 4 of a warp's coalesced float access. It
 /// misjudges wider accesses (a coalesced float4 load takes 16), hence the metric above first.
 constexpr double kStridedSectorsPerRequest = 8;
 
-/// True when the kernel's global loads are strided: ld_bytes_used_pct under
-/// kStridedBytesUsedPct, or without it ld_sectors_per_request() above kStridedSectorsPerRequest.
+/// True when the kernel's global loads are strided: ld_bytes_used_pct at most
+/// kStridedBytesUsedPct on loads that carry kStridedShareOfSectors of the global sectors, or
+/// without the metric ld_sectors_per_request() above kStridedSectorsPerRequest.
 bool loads_strided(const KernelMetrics& m);
 /// True when the kernel's global stores are strided.
 bool stores_strided(const KernelMetrics& m);
@@ -134,12 +141,12 @@ double conflicts_per_shared_load(const KernelMetrics& m);
 /// peak_dram_bytes_per_cycle x dram_cycles_per_second); -1 when a metric it needs is missing.
 double dram_fraction_of_peak(const KernelMetrics& m);
 
-/// The fraction of DRAM's peak from which a memory-bound kernel counts as moving its bytes near
-/// DRAM's rate: a copy reaches about 0.85 of the datasheet peak on the H200
-/// (docs/measured/H200.md: cudaMemcpy 4,121-4,185 GB/s of 4,814), so 0.7 is within about 80% of
-/// what any kernel can reach. Below it, Memory Throughput's busy unit is on chip (L1 and shared
-/// memory, or L2), where reusing data helps and fusing does not.
-constexpr double kDramNearPeak = 0.7;
+/// Points by which DRAM's share of its peak must lie under Memory Throughput (the busiest memory
+/// unit's share) for a memory-bound kernel to count as busy on chip (L1 and shared memory, or L2),
+/// where reusing data helps and fusing does not. On the H200 (docs/measured/H200.md, eleventh
+/// session) 13's sgemm_shared_tiles had Memory Throughput 86% with DRAM near 11% of its peak (on
+/// chip), 15's segment_scan 64-76% with DRAM 67-79% (DRAM itself).
+constexpr double kOnChipGapPoints = 20;
 
 /// The second half of a verdict line: the evidence (metrics that show the limiter) and the next
 /// experiment, in the lab's words: "...; EVIDENCE; the next experiment would be NEXT."
@@ -150,8 +157,8 @@ struct Advice {
 
 /// Advice that holds for any lesson: strided global accesses, then shared-memory bank
 /// conflicts, then the limiter (memory: nothing left at this geometry when DRAM runs near its
-/// peak, else reuse on chip; latency: more bytes in flight; compute: fewer instructions per
-/// byte). Lessons refine it (course/extensions.hpp).
+/// peak, else reuse on chip (kOnChipGapPoints); latency: more bytes in flight; compute: fewer
+/// instructions per byte). Lessons refine it (course/extensions.hpp).
 Advice generic_advice(const KernelMetrics& m);
 
 /// The verdict line in the lab's format, with two metrics as evidence and a next experiment:
