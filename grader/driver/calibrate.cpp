@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>  // fmt::join (in format.h before fmt 11)
 
 #include "course/config.hpp"
 #include "course/protocol.hpp"
@@ -73,8 +75,9 @@ int dev_calibrate(const course::Manifest& m, const CalibrateOptions& o, GradeOpt
       const double sol_low = sol == solution.ratios.end() || sol->second.empty()
                                  ? 0
                                  : *std::min_element(sol->second.begin(), sol->second.end());
-      std::string nearest = "none timed";
+      std::string nearest = "none in the catalogue";
       double wrong_high = -1;
+      std::vector<std::string> untimed;  // near misses that gave no figure: a margin unknown
       for (const course::WrongKernel& w : lesson.wrong_kernels) {
         // Only the near misses: right kernels that the gate itself must fail. A kernel caught by
         // its output may still be timed (pointer_left_on_failure at 100%), but no gate keeps it
@@ -82,29 +85,38 @@ int dev_calibrate(const course::Manifest& m, const CalibrateOptions& o, GradeOpt
         if (w.step != step.name || w.diagnosis != course::protocol::kBelowGate) continue;
         const VariantOutcome wrong = grade_variant(lesson, w.name, runs, g);
         const auto r = wrong.ratios.find(step.name);
-        if (r == wrong.ratios.end() || r->second.empty()) continue;  // caught before timing
+        if (r == wrong.ratios.end() || r->second.empty()) {
+          untimed.push_back(w.name);
+          continue;
+        }
         const double high = *std::max_element(r->second.begin(), r->second.end());
         if (high > wrong_high) {
           wrong_high = high;
           nearest = w.name;
         }
       }
+      if (wrong_high < 0 && !untimed.empty()) nearest = "none timed";
+      const bool sol_timed = sol != solution.ratios.end() && !sol->second.empty();
       const double sol_margin = 100 * (sol_low - gate), wrong_margin = 100 * (gate - wrong_high);
       const bool low =
           sol_margin < kMinMarginPoints || (wrong_high >= 0 && wrong_margin < kMinMarginPoints);
-      flagged += low;
-      table += fmt::format("| {}.{} | {:.0f}% | {:.1f}% | {} | {} | {:+.1f} / {}{} |\n", lesson.id,
-                           step.name, 100 * gate, 100 * sol_low, nearest,
-                           wrong_high >= 0 ? fmt::format("{:.1f}%", 100 * wrong_high) : "-",
-                           sol_margin, wrong_high >= 0 ? fmt::format("{:+.1f}", wrong_margin) : "-",
-                           low ? fmt::format(" **under {:g}**", kMinMarginPoints) : "");
+      std::string flags = low ? fmt::format(" **under {:g}**", kMinMarginPoints) : "";
+      if (!sol_timed) flags += " **solution not timed**";
+      if (!untimed.empty()) flags += fmt::format(" **not timed: {}**", fmt::join(untimed, ", "));
+      flagged += !flags.empty();
+      table +=
+          fmt::format("| {}.{} | {:g}% | {:.1f}% | {} | {} | {:+.1f} / {}{} |\n", lesson.id,
+                      step.name, 100 * gate, 100 * sol_low, nearest,
+                      wrong_high >= 0 ? fmt::format("{:.1f}%", 100 * wrong_high) : "-", sol_margin,
+                      wrong_high >= 0 ? fmt::format("{:+.1f}", wrong_margin) : "-", flags);
     }
   }
   const std::string block = fmt::format(
       "Gate margins on {} (`grader dev calibrate`, {} runs of each solution and wrong kernel, "
       "only the timed tests, memcheck off): the solution's lowest fraction of the ceiling and the "
       "nearest wrong "
-      "kernel's highest; a margin under {:g} points is flagged.\n\n{}",
+      "kernel's highest; a margin under {:g} points is flagged, and so is a kernel that gave no "
+      "figure.\n\n{}",
       gpu.empty() ? "this GPU" : gpu, o.repeat, kMinMarginPoints, table);
   fmt::print("{}", block);
   if (o.write) {

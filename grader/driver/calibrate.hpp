@@ -20,10 +20,12 @@ inline constexpr double kMinMarginPoints = 5;
 
 /// For every gated step: the solution's lowest fraction of the ceiling over the runs, the nearest
 /// wrong kernel graded as that step (the highest fraction among them) and both margins to the
-/// gate, flagged when under kMinMarginPoints. Prints a Markdown table; with `write`, puts it
-/// between <!-- calibration:begin --> and <!-- calibration:end --> of docs/measured/<GPU>.md
-/// (appended with a heading when the file has none). Returns 0, 1 when a margin is flagged,
-/// 2 for an unknown lesson, 3 without a GPU or without the test configuration's variants.
+/// gate, flagged when under kMinMarginPoints or when the solution or a "below the gate" wrong
+/// kernel gave no figure (its target missing, or caught before timing). Prints a Markdown table;
+/// with `write`, puts it between <!-- calibration:begin --> and <!-- calibration:end --> of
+/// docs/measured/<GPU>.md (appended with a heading when the file has none). Returns 0, 1 when a
+/// margin is flagged, 2 for an unknown lesson, 3 without a GPU or without the test configuration's
+/// variants.
 int dev_calibrate(const course::Manifest& manifest, const CalibrateOptions& options,
                   GradeOptions grade_options);
 

@@ -287,6 +287,11 @@ course::LessonReport grade_holding_lock(const course::Selection& sel, const Grad
                                                      });
                                }),
                 steps.end());
+  if (steps.empty()) {  // nothing timed was selected: no verdict, not a pass
+    report.status = course::LessonStatus::error;
+    report.message = "none of the selected steps has a timed test";
+    return report;
+  }
   decide(*sel.lesson, steps, run, report);
   const MemcheckChecks stage = memcheck_passed_steps(*sel.lesson, o, report);
   if (!stage.checks.records.empty()) {

@@ -223,6 +223,10 @@ TEST_F(Runner, SpeedTestsOnlyRunsOnlyTheTimedTests) {
     EXPECT_EQ(s.tests_total, 1) << s.name;
   }
   EXPECT_EQ(r.status, course::LessonStatus::pass);
+  // Nothing timed among the selected steps: an error, never a pass with no step.
+  const auto none = grade("naive/T.pass:tiled/T.pass");
+  EXPECT_EQ(none.status, course::LessonStatus::error);
+  EXPECT_TRUE(none.steps.empty());
 }
 
 // A second grader of the same target waits for the first (grader watch beside a manual run):
