@@ -153,30 +153,47 @@ std::string summary_text(const nlohmann::json& book, const std::vector<std::stri
 }  // namespace
 
 std::string diagnosis_headline(const std::string& reason) {
-  constexpr std::size_t kLongest = 100;
+  constexpr std::size_t kLongest = 120;
   std::string h = reason.substr(0, reason.find('\n'));
+  for (char& c : h)  // it goes into one Markdown table cell
+    if (c == '|')
+      c = '/';
+    else if (static_cast<unsigned char>(c) < 0x20)
+      c = ' ';
   // "<case>, seed <n>: <what went wrong>": the case differs per student, the mistake does not.
-  if (const auto seed = h.find("seed "); seed != std::string::npos)
+  // Only a leading case: a seed quoted inside a longer message (memcheck's "(first: ...)") stays.
+  if (const auto seed = h.find("seed "); seed != std::string::npos && h.find('(') > seed)
     if (const auto colon = h.find(": ", seed); colon != std::string::npos) h.erase(0, colon + 2);
-  if (const auto more = h.find("; "); more != std::string::npos) h.resize(more);
+  // "; first mismatch at X: expected E, got G" locates one element: left out, the lesson's
+  // advice after it kept.
+  if (const auto at = h.find("; first mismatch at "); at != std::string::npos) {
+    std::size_t end = h.find(", got ", at);
+    end = end == std::string::npos ? h.size() : h.find(' ', end + 6);
+    if (end != std::string::npos && h.compare(end, 2, " (") == 0) end = h.find(')', end);
+    h.erase(at, end == std::string::npos ? std::string::npos : end + (h[end] == ')') - at);
+  }
   if (h.size() > kLongest) {
-    const auto space = h.rfind(' ', kLongest);
-    h.resize(space == std::string::npos || space == 0 ? kLongest : space);
+    std::size_t cut = h.rfind(' ', kLongest);
+    if (cut == std::string::npos || cut == 0) cut = kLongest;
+    while (cut > 0 && (static_cast<unsigned char>(h[cut]) & 0xC0) == 0x80) --cut;  // UTF-8
+    h.resize(cut);
     h += "...";
   }
-  for (char& c : h)  // it goes into a Markdown table cell
-    if (c == '|') c = '/';
-  return h;
+  return h.empty() ? "(no reason given)" : h;
 }
 
 std::string diagnosis_group(const std::string& headline) {
+  // Figures as the grader writes them ("1,234", "25.3") become one "#".
   std::string key;
-  for (const char c : headline) {
-    const bool digit = std::isdigit(static_cast<unsigned char>(c)) != 0;
-    if (!digit)
-      key += c;
-    else if (key.empty() || key.back() != '#')
-      key += '#';
+  for (std::size_t i = 0; i < headline.size(); ++i) {
+    if (!std::isdigit(static_cast<unsigned char>(headline[i]))) {
+      key += headline[i];
+      continue;
+    }
+    while (i + 1 < headline.size() && (std::isdigit(static_cast<unsigned char>(headline[i + 1])) ||
+                                       headline[i + 1] == '.' || headline[i + 1] == ','))
+      ++i;
+    key += '#';
   }
   return key;
 }

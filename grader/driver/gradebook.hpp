@@ -32,12 +32,14 @@ Gradebook collect_gradebook(const ClassDir& dir, const course::Manifest& manifes
                             const std::map<std::string, std::string>& why_missing);
 
 /// The part of a failed step's reason that the class summary shows (summary.md, "Steps the class
-/// fails most"): the text after the test case's description ("ids_1d on 2 blocks of 64 threads,
-/// seed 7: "), up to its first "; ", cut at a word within 100 characters ("..." marks a cut).
+/// fails most"): its first line without the test case's description ("ids_1d on 2 blocks of 64
+/// threads, seed 7: ") and without the one element a mismatch names ("; first mismatch at ...,
+/// got G"), the lesson's advice after it kept; cut at a word within 120 characters ("..." marks
+/// a cut); '|' and control characters replaced so that it stays one Markdown table cell.
 std::string diagnosis_headline(const std::string& reason);
 
-/// The key the summary groups headlines by: the headline with every run of digits as "#", so that
-/// "3 of 8 elements wrong" and "1 of 1 elements wrong" are one mistake.
+/// The key the summary groups headlines by: the headline with every figure ("3", "1,234", "25.3")
+/// as "#", so that "3 of 8 elements wrong" and "1 of 1 elements wrong" are one mistake.
 std::string diagnosis_group(const std::string& headline);
 
 }  // namespace driver

@@ -251,26 +251,43 @@ TEST(Gradebook, RowReasonIsTheFirstFailure) {
             "this GPU has too little memory");
 }
 
-// The summary shows what went wrong, not which case or seed it went wrong on, and groups the
-// students whose headlines differ only in figures (the H200 class demo printed "ids_#d on # block
-// of # thread, seed #: thread_idx: # of # elements wrong ... expecte", cut mid-word).
+// The summary shows what went wrong, not which case, seed or element it went wrong on, keeps the
+// lesson's advice (it tells two mistakes apart), and groups the students whose headlines differ
+// only in figures (the H200 class demo printed "ids_#d on # block of # thread, seed #:
+// thread_idx: # of # elements wrong ... expecte", cut mid-word).
 TEST(Gradebook, SummaryDiagnosesAreHeadlinesGroupedByWording) {
   const std::string a =
       "ids_1d on 1 block of 1 thread, seed 52: thread_idx: 1 of 1 elements wrong (1 never "
       "written); first mismatch at thread_idx[0] (block 0 thread 0): expected 0, got 7";
   const std::string b =
       "ids_1d on 3 blocks of 64 threads, seed 9: thread_idx: 150 of 192 elements wrong (150 never "
-      "written); first mismatch at thread_idx[2]";
+      "written); first mismatch at thread_idx[2] (block 0 thread 2): expected 2, got 0 (never "
+      "written)";
   EXPECT_EQ(driver::diagnosis_headline(a), "thread_idx: 1 of 1 elements wrong (1 never written)");
+  EXPECT_EQ(driver::diagnosis_headline(b),
+            "thread_idx: 150 of 192 elements wrong (150 never written)");
   EXPECT_EQ(driver::diagnosis_group(driver::diagnosis_headline(a)),
             driver::diagnosis_group(driver::diagnosis_headline(b)));
-  EXPECT_NE(driver::diagnosis_group("printed nothing"),
-            driver::diagnosis_group("printed 2 lines, expected 1"));
-  // A reason without a case keeps its start; a long one is cut at a word, and '|' cannot break
-  // the Markdown table.
+  const std::string advised =
+      "ids_1d on 2 blocks of 64 threads, seed 4: lane: 64 of 128 elements wrong; first mismatch "
+      "at lane[64] (block 1 thread 0): expected 0, got 64 This looks like the global index.";
+  EXPECT_EQ(driver::diagnosis_headline(advised),
+            "lane: 64 of 128 elements wrong This looks like the global index.");
+  EXPECT_NE(driver::diagnosis_group(driver::diagnosis_headline(advised)),
+            driver::diagnosis_group("lane: 1 of 128 elements wrong"));
+  EXPECT_EQ(driver::diagnosis_group("hung for 25 s"), driver::diagnosis_group("hung for 25.3 s"));
+  EXPECT_EQ(driver::diagnosis_group("1,234 GB/s"), driver::diagnosis_group("934 GB/s"));
+  // A seed quoted inside a longer message is not a case prefix: memcheck's failure stays one.
+  const std::string memcheck =
+      "compute-sanitizer memcheck reported no error, but under it 1 test that passed without it "
+      "failed (first: ids_1d on 1 block, seed 3: out: 1 of 1 elements wrong)";
+  EXPECT_EQ(driver::diagnosis_headline(memcheck).rfind("compute-sanitizer memcheck", 0), 0u);
+  // A reason without a case keeps its start; a long one is cut at a word, and '|' or a control
+  // character cannot break the Markdown table; an empty one says so.
   EXPECT_EQ(driver::diagnosis_headline("correct, but not fast enough"),
             "correct, but not fast enough");
-  const std::string cut =
-      driver::diagnosis_headline(std::string(30, 'x') + " a|b " + std::string(90, 'y') + " tail");
-  EXPECT_EQ(cut, std::string(30, 'x') + " a/b...");
+  const std::string cut = driver::diagnosis_headline(std::string(30, 'x') + " a|b\r " +
+                                                     std::string(110, 'y') + " tail");
+  EXPECT_EQ(cut, std::string(30, 'x') + " a/b ...");
+  EXPECT_EQ(driver::diagnosis_headline(""), "(no reason given)");
 }
