@@ -339,15 +339,27 @@ class ReportDiff(unittest.TestCase):
                                capture_output=True, text=True)
             return r.returncode, r.stdout
 
-    def step(self, status, reason):
-        return {"lessons": [{"status": status, "steps": [{"name": "s", "status": status,
-                                                          "reason": reason, "ratio": 0.99}]}],
+    def step(self, status, reason, fraction=0.99, close_call=False):
+        speed = {"verdict": "pass", "gate": 0.85, "gbps": 3929.4, "fraction_of_ceiling": fraction,
+                 "close_call": close_call, "pairs_at_first_decision": None}
+        return {"lessons": [{"status": status, "seed": 7,
+                             "steps": [{"name": "s", "status": status, "reason": reason,
+                                        "tests_passed": 3, "speed": speed}]}],
                 "device": {"name": "NVIDIA H200"}}
 
     def test_figures_and_the_gpu_do_not_count(self):
-        rc, out = self.run_diff({"01/solution": (self.step("pass", "3,929 GB/s = 99.2%"), 0)},
-                                {"01/solution": (self.step("pass", "3,930 GB/s = 99.4%"), 0)})
+        before = self.step("pass", "3,929 GB/s = 99.2%, median of 10 interleaved pairs")
+        after = self.step("pass", "3,930 GB/s = 99.4%, median of 7 interleaved pairs", 0.97, True)
+        after["device"]["name"] = "Tesla T4"
+        rc, out = self.run_diff({"01/solution": (before, 0)}, {"01/solution": (after, 0)})
         self.assertEqual(rc, 0, out)
+
+    def test_which_case_or_element_failed_counts(self):
+        rc, out = self.run_diff(
+            {"01/w": (self.step("fail", "n_1027: out: 3 of 13 elements wrong"), 1)},
+            {"01/w": (self.step("fail", "n_1024: out: 3 of 13 elements wrong"), 1)})
+        self.assertEqual(rc, 1, out)
+        self.assertIn("n_1027", out)
 
     def test_a_status_a_diagnosis_an_exit_code_or_a_missing_variant_does(self):
         before = {"01/stub": (self.step("fail", "the timed results were wrong"), 1),
@@ -363,8 +375,10 @@ class ReportDiff(unittest.TestCase):
         self.assertIn("3 variants compared, 3 differ", out)
 
     def test_blank(self):
-        self.assertEqual(rd.blank({"seed": 7, "a": [1.5, "x 12,000 y"], "ok": True}),
-                         {"a": ["#", "x # y"], "ok": True})
+        self.assertEqual(rd.blank({"seed": 7, "a": [1.5, "x 12,000 y 4.2 ms"], "ok": True}),
+                         {"a": [1.5, "x 12,000 y # ms"], "ok": True})
+        self.assertEqual(rd.blank({"speed": {"gbps": 1.0, "gate": 0.8, "verdict": "fail"}}),
+                         {"speed": {"gate": 0.8, "verdict": "fail"}})
 
 
 class Script(unittest.TestCase):
