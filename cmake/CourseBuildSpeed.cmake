@@ -4,14 +4,15 @@
 # - ccache, when installed, caches every C++ and CUDA compilation (a second build tree, or a build
 #   after `git checkout`, compiles almost nothing). A launcher set by the user wins.
 # - Precompiled headers: nlohmann-json, fmt (and GoogleTest for tests) are parsed once per kind
-#   of target instead of in every file (course_grader_cxx below). CLI11 is only in the header of
-#   the target whose every file includes it: CLI11 2.1 (Debian 12) defines objects and inline
-#   virtual functions at namespace scope, so every file that includes it compiles its code again
-#   (4-5 s at -O3 on 2 cores, precompiled or not); in a shared header every file would pay that.
-# - The grader's own C++ (driver, core, lesson tools, CPU tests) is compiled with -O1
+#   of target instead of in every file (course_grader_cxx below). CLI11 is in none:
+#   CLI11 2.1 (Debian 12) defines objects and inline virtual functions at namespace scope, so
+#   every file that includes it compiles its code again (4-5 s at -O3 on 2 cores, precompiled or
+#   not); the grader's command files are compiled as one unit instead (grader/CMakeLists.txt).
+# - The grader's own C++ (driver, core, lesson tools, CPU tests) is compiled with -O0
 #   (COURSE_GRADER_CXX_OPTIMIZATION): it waits on its child processes and parses small files, and
-#   -O1 compiles it 30-40% faster than -O3. The grader's main and command files and the hidden
-#   tests' main, which declare command lines with CLI11, at -O0 (COURSE_CLI_CXX_OPTIMIZATION).
+#   -O0 compiles it about 25% faster than -O1, itself 30-40% faster than -O3 (eleventh session of
+#   docs/measured/setup-2core.md). The grader's main and command files and the hidden tests' main,
+#   which declare command lines with CLI11, at -O0 too (COURSE_CLI_CXX_OPTIMIZATION).
 #   The harness, which runs inside the timed hidden-test processes, keeps the build type's flags.
 #   COURSE_PRECOMPILED_HEADERS=OFF turns the headers off (to check that every file includes what
 #   it uses).
@@ -30,7 +31,7 @@ endif()
 
 option(COURSE_PRECOMPILED_HEADERS "Precompile the grader's library headers (JSON, fmt, GoogleTest)"
        ON)
-set(COURSE_GRADER_CXX_OPTIMIZATION -O1 CACHE STRING
+set(COURSE_GRADER_CXX_OPTIMIZATION -O0 CACHE STRING
     "Optimization of the grader's own C++ in Release builds (not of the harness or the lessons)")
 set(COURSE_CLI_CXX_OPTIMIZATION -O0 CACHE STRING
     "Optimization of the files that only declare command lines with CLI11, in Release builds")
@@ -55,8 +56,7 @@ function(_course_pch_owner name optimization headers libraries)
 endfunction()
 
 # Makes the precompiled headers' owners: course_pch (the grader), course_pch_tests (its tests),
-# course_pch_harness (the harness and its tests), course_pch_cli (the command files, all of which
-# include CLI11). Call after cmake/Dependencies.cmake.
+# course_pch_harness (the harness and its tests). Call after cmake/Dependencies.cmake.
 function(course_add_precompiled_headers)
   if(NOT COURSE_PRECOMPILED_HEADERS)
     return()
@@ -65,17 +65,19 @@ function(course_add_precompiled_headers)
   _course_pch_owner(course_pch_tests "${COURSE_GRADER_CXX_OPTIMIZATION}" <gtest/gtest.h>
                     GTest::gtest)
   _course_pch_owner(course_pch_harness "" <gtest/gtest.h> GTest::gtest)
-  _course_pch_owner(course_pch_cli "${COURSE_CLI_CXX_OPTIMIZATION}" <CLI/CLI.hpp> CLI11::CLI11)
 endfunction()
 
 # Target `target` of the grader's C++: COURSE_GRADER_CXX_OPTIMIZATION and the grader's
 # precompiled header. TESTS: the header with GoogleTest. HARNESS: the build type's optimization
 # and the harness's header. CLI: a target whose every file includes CLI11 to declare command
 # lines (the grader's main and commands): COURSE_CLI_CXX_OPTIMIZATION, since its time goes into
-# compiling CLI11's own code again in every file (4.8 s a file at -O1, 3.3 s at -O0), and CLI11 in
-# the header. The target is compiled with the same flags as the header's owner (build type,
-# standard, fmt's definitions): GCC and Clang check a precompiled header and include the headers
-# as text when it does not fit, so a mismatch costs time, never correctness.
+# compiling CLI11's own code again in every file (4.8 s a file at -O1, 3.3 s at -O0; hence the
+# unity build of the executables in grader/CMakeLists.txt), and the grader's header where the two
+# optimizations agree. CLI11 is in no header: in the one unit of a unity build, parsing it is a
+# second of 9, less than precompiling it (6 s). The target is compiled with the same flags as
+# the header's owner (build type, standard, fmt's definitions): GCC and Clang check a precompiled
+# header and include the headers as text when it does not fit, so a mismatch costs time, never
+# correctness.
 function(course_grader_cxx target)
   cmake_parse_arguments(P "TESTS;HARNESS;CLI" "" "" ${ARGN})
   set(optimization ${COURSE_GRADER_CXX_OPTIMIZATION})
@@ -90,8 +92,9 @@ function(course_grader_cxx target)
     set(libraries GTest::gtest)
   elseif(P_CLI)
     set(optimization ${COURSE_CLI_CXX_OPTIMIZATION})
-    set(owner course_pch_cli)
-    set(libraries CLI11::CLI11)
+    if(NOT optimization STREQUAL COURSE_GRADER_CXX_OPTIMIZATION)
+      set(owner "")  # a header made with other flags would not fit
+    endif()
   endif()
   if(optimization)
     target_compile_options(${target} PRIVATE $<$<CONFIG:Release>:${optimization}>)

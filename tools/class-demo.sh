@@ -21,7 +21,7 @@ rm -rf "$demo"
 mkdir -p "$demo"
 
 [ -f "$build/CMakeCache.txt" ] || (cd "$src" && cmake --preset test >/dev/null)
-cmake --build "$build" --target grader >/dev/null
+cmake --build "$build" --target grader grader-instructor >/dev/null
 # DEMO_FAULTS=1 adds class_roster.py's fault submissions (a compile error, a compile that never
 # ends, a missing folder, edited tests, a git ref): each must affect only its own row. Give
 # `--student-timeout 300` then, or the never-ending compile waits out the default hour.

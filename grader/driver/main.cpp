@@ -143,6 +143,7 @@ int main(int argc, char** argv) {
   if (shared.seed == 0) shared.seed = std::random_device{}() % 999999999ull + 1;
   driver::cli::Context context{manifest, progress,       shared,
                                self,     state.string(), want_color(shared.color)};
+  context.argv.assign(argv, argv + argc);
 
   for (const Made& m : commands)
     if (!m.fallback && m.command->chosen()) return m.command->run(context);

@@ -263,12 +263,13 @@ class ClassGroup : public Command {
   int run(Context&) override { return course::kExitInternal; }
 };
 
-const CommandRegistrar group{{"", 90, false, [] { return std::make_unique<ClassGroup>(); }}};
-const CommandRegistrar grade_registrar{
+const CommandRegistrar class_registrar{
+    {"", 90, false, [] { return std::make_unique<ClassGroup>(); }}};
+const CommandRegistrar class_grade_registrar{
     {"class", 10, false, [] { return std::make_unique<ClassGrade>(); }}};
-const CommandRegistrar task_registrar{
+const CommandRegistrar class_task_registrar{
     {"class", 20, false, [] { return std::make_unique<ClassTask>(); }}};
-const CommandRegistrar collect_registrar{
+const CommandRegistrar class_collect_registrar{
     {"class", 30, false, [] { return std::make_unique<ClassCollect>(); }}};
 
 }  // namespace

@@ -17,7 +17,7 @@ class Dev : public Command {
   int run(Context&) override { return 0; }
 };
 
-const CommandRegistrar registrar{{"", 70, false, [] { return std::make_unique<Dev>(); }}};
+const CommandRegistrar dev_registrar{{"", 70, false, [] { return std::make_unique<Dev>(); }}};
 
 }  // namespace
 

@@ -29,7 +29,7 @@ class DevCalibrate : public Subcommand {
   CalibrateOptions options_;
 };
 
-const CommandRegistrar registrar{
+const CommandRegistrar dev_calibrate_registrar{
     {"dev", 15, false, [] { return std::make_unique<DevCalibrate>(); }}};
 
 }  // namespace

@@ -40,7 +40,8 @@ class DevCheck : public Subcommand {
   DevCheckOptions options_;
 };
 
-const CommandRegistrar registrar{{"dev", 10, false, [] { return std::make_unique<DevCheck>(); }}};
+const CommandRegistrar dev_check_registrar{
+    {"dev", 10, false, [] { return std::make_unique<DevCheck>(); }}};
 
 }  // namespace
 

@@ -46,7 +46,8 @@ class DevNew : public Subcommand {
   std::string id_;
 };
 
-const CommandRegistrar registrar{{"dev", 30, false, [] { return std::make_unique<DevNew>(); }}};
+const CommandRegistrar dev_new_registrar{
+    {"dev", 30, false, [] { return std::make_unique<DevNew>(); }}};
 
 }  // namespace
 

@@ -39,7 +39,8 @@ class DevReadme : public Subcommand {
   std::string path_;
 };
 
-const CommandRegistrar registrar{{"dev", 20, false, [] { return std::make_unique<DevReadme>(); }}};
+const CommandRegistrar dev_readme_registrar{
+    {"dev", 20, false, [] { return std::make_unique<DevReadme>(); }}};
 
 }  // namespace
 

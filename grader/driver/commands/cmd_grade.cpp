@@ -123,7 +123,7 @@ int Grade::write_output_files(const Context& context, const course::Report& repo
   return course::kExitUsage;
 }
 
-const CommandRegistrar registrar{{"", 0, true, [] { return std::make_unique<Grade>(); }}};
+const CommandRegistrar grade_registrar{{"", 0, true, [] { return std::make_unique<Grade>(); }}};
 
 }  // namespace
 

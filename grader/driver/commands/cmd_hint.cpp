@@ -62,7 +62,7 @@ int Hint::run(Context& context) {
   return course::kExitOk;
 }
 
-const CommandRegistrar registrar{{"", 10, false, [] { return std::make_unique<Hint>(); }}};
+const CommandRegistrar hint_registrar{{"", 10, false, [] { return std::make_unique<Hint>(); }}};
 
 }  // namespace
 

@@ -40,7 +40,8 @@ class LessonTools : public Command {
   std::vector<Entry> tools_;
 };
 
-const CommandRegistrar registrar{{"", 20, false, [] { return std::make_unique<LessonTools>(); }}};
+const CommandRegistrar lesson_tools_registrar{
+    {"", 20, false, [] { return std::make_unique<LessonTools>(); }}};
 
 }  // namespace
 

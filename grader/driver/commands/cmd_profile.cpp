@@ -29,7 +29,8 @@ class Profile : public Subcommand {
   ProfileOptions options_;
 };
 
-const CommandRegistrar registrar{{"", 60, false, [] { return std::make_unique<Profile>(); }}};
+const CommandRegistrar profile_registrar{
+    {"", 60, false, [] { return std::make_unique<Profile>(); }}};
 
 }  // namespace
 

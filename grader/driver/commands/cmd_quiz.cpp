@@ -34,7 +34,7 @@ class Quiz : public Subcommand {
   QuizCommandOptions options_;
 };
 
-const CommandRegistrar registrar{{"", 30, false, [] { return std::make_unique<Quiz>(); }}};
+const CommandRegistrar quiz_registrar{{"", 30, false, [] { return std::make_unique<Quiz>(); }}};
 
 }  // namespace
 

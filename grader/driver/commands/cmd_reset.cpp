@@ -32,7 +32,7 @@ class Reset : public Subcommand {
   bool yes_ = false;
 };
 
-const CommandRegistrar registrar{{"", 40, false, [] { return std::make_unique<Reset>(); }}};
+const CommandRegistrar reset_registrar{{"", 40, false, [] { return std::make_unique<Reset>(); }}};
 
 }  // namespace
 

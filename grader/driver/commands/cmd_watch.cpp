@@ -48,7 +48,7 @@ int Watch::run(Context& context) {
   });
 }
 
-const CommandRegistrar registrar{{"", 50, false, [] { return std::make_unique<Watch>(); }}};
+const CommandRegistrar watch_registrar{{"", 50, false, [] { return std::make_unique<Watch>(); }}};
 
 }  // namespace
 

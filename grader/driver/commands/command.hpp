@@ -56,6 +56,7 @@ struct Context {
   std::string self;                  ///< how the grader was invoked (argv[0]), for messages
   std::string state_dir;             ///< where progress and backups live
   bool color = false;                ///< --color resolved against the terminal
+  std::vector<std::string> argv;     ///< the command line as typed, for a command that passes it on
 
   /// Saves the progress file; says so on stderr when it cannot (also under --quiet: an unsaved
   /// hint tier or passed step would silently come back next time).
