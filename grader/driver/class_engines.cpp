@@ -15,7 +15,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>  // fmt::join (in format.h before fmt 11)
 
-#include "class_task.hpp"
+#include "class_row.hpp"
 #include "course/report.hpp"
 #include "course/text_file.hpp"
 #include "process.hpp"

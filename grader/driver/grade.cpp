@@ -4,7 +4,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
-#include <set>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>  // fmt::join (in format.h before fmt 11)
@@ -12,10 +11,10 @@
 #include "course/config.hpp"
 #include "course/extensions.hpp"
 #include "course/protocol.hpp"
-#include "course/text_file.hpp"
 #include "process.hpp"
 #include "run_lock.hpp"
 #include "test_run.hpp"
+#include "tool_run.hpp"
 
 namespace driver {
 
@@ -36,23 +35,6 @@ std::string no_gpu_message(const std::string& cuda_error, const std::string& min
 
 namespace {
 
-// The hidden tests under compute-sanitizer `tool`: small shapes only, untimed, no
-// rebuild, with time limits that allow for its slowdown.
-GradeOptions under_sanitizer(const GradeOptions& base, const std::string& sanitizer,
-                             const std::string& tool) {
-  GradeOptions o = base;
-  o.build = false;
-  o.small_shapes_untimed = true;
-  o.kernel_timeout = std::max(o.kernel_timeout, 60.0);  // sanitizers slow kernels down a lot
-  o.test_timeout = std::max(o.test_timeout, 600.0);
-  o.wrapper = {sanitizer, "--tool", tool, "--error-exitcode", "97", "--print-limit", "10"};
-  if (tool == "racecheck") o.wrapper.insert(o.wrapper.end(), {"--racecheck-report", "all"});
-  // Red zones after every allocation: a read just past one buffer would otherwise land in the
-  // next one, which memcheck counts as valid memory.
-  if (tool == "memcheck") o.wrapper.insert(o.wrapper.end(), {"--padding", "4096"});
-  return o;
-}
-
 // compute-sanitizer `tool`'s verdict on `step` as one more test, "<step>/compute-sanitizer.<tool>":
 // passed when it found nothing; else failed, with the error count, `why` and its first lines.
 TestRecord tool_record(const std::string& step, const std::string& tool, const SanitizerFindings& f,
@@ -67,41 +49,6 @@ TestRecord tool_record(const std::string& step, const std::string& tool, const S
   for (const std::string& l : f.first_lines) text += "\n  " + l;
   r.failures.push_back(text);
   return r;
-}
-
-void add_findings(SanitizerFindings& to, const SanitizerFindings& f) {
-  to.errors += f.errors;
-  for (const std::string& l : f.first_lines)
-    if (to.first_lines.size() < 8) to.first_lines.push_back(l);
-}
-
-// memcheck's findings per step of `run`. memcheck reports the bad accesses of a launch and then
-// makes the launch fail (64 bad writes in one launch gave 64 reports on the H200); the test then
-// fails with a sticky error that ends its process, so a process's findings belong to the
-// step of the test that ended it. The findings of a process that no test ended (errors that stop
-// no kernel, such as a failed CUDA call) belong to the steps of the tests it ran: to that step if
-// there is one; if there are several (or none) they cannot be told apart, and those steps (or all
-// of `steps`) go to `unclear`.
-std::map<std::string, SanitizerFindings> findings_by_step(
-    const TestRun& run, const std::vector<const course::Step*>& steps,
-    std::set<std::string>& unclear) {
-  std::map<std::string, SanitizerFindings> found;
-  for (const ProcessRun& p : run.processes) {
-    const SanitizerFindings f = sanitizer_findings(part_of(run.log_path, p.log_from, p.log_to));
-    if (f.errors == 0) continue;
-    std::set<std::string> of;
-    if (!p.ended_on.empty())
-      of.insert(course::protocol::step_of(p.ended_on));
-    else
-      for (const std::string& t : p.tests) of.insert(course::protocol::step_of(t));
-    if (of.empty())
-      for (const course::Step* s : steps) of.insert(s->name);
-    if (of.size() == 1)
-      add_findings(found[*of.begin()], f);
-    else
-      unclear.insert(of.begin(), of.end());
-  }
-  return found;
 }
 
 // What a lesson's report says when the grade's memcheck stage did not run.
@@ -193,46 +140,6 @@ bool memcheck_can_run(const GradeOptions& o, bool any_passed, course::LessonRepo
   return true;
 }
 
-// What memcheck found per step: its findings, the step's tests under it, and the log they are in.
-struct UnderMemcheck {
-  std::map<std::string, SanitizerFindings> found;
-  std::map<std::string, std::vector<TestRecord>> records;
-  std::map<std::string, std::string> log;
-};
-
-// Runs the tests of `todo` under memcheck (options `m`): once for all of them, then once more for
-// each step whose findings could not be told apart from another's. Returns false with `why` when
-// compute-sanitizer did not run them.
-bool run_memcheck(const course::Lesson& lesson, const std::vector<const course::Step*>& todo,
-                  GradeOptions m, UnderMemcheck& out, std::string& why) {
-  TestRun run;
-  nlohmann::json device;
-  course::LessonReport broke = labelled_report(lesson, m);
-  m.run_name = "memcheck";
-  if (!run_tests(lesson, todo, m, device, broke, run)) {
-    why = broke.message;
-    return false;
-  }
-  std::set<std::string> unclear;
-  out.found = findings_by_step(run, todo, unclear);
-  for (const TestRecord& r : run.records)
-    out.records[course::protocol::step_of(r.name)].push_back(r);
-  for (const course::Step* s : todo) {
-    out.log[s->name] = run.log_path;
-    if (!unclear.count(s->name)) continue;
-    m.run_name = "memcheck-" + s->name;
-    TestRun alone;
-    if (!run_tests(lesson, {s}, m, device, broke, alone)) {
-      why = broke.message;
-      return false;
-    }
-    out.found[s->name] = sanitizer_findings(course::read_text(alone.log_path).value_or(""));
-    out.records[s->name] = alone.records;
-    out.log[s->name] = alone.log_path;
-  }
-  return true;
-}
-
 // The default grade's last stage: compute-sanitizer memcheck on the small shapes of the steps
 // that passed their tests and gate, all in one run (a fresh process only after a finding). Sets
 // the lesson's memcheck fields; returns each checked step's record and every step's verdict.
@@ -247,21 +154,23 @@ MemcheckChecks memcheck_passed_steps(const course::Lesson& lesson, const GradeOp
     todo.push_back(lesson.find_step(s.name));
     names.push_back(s.name);
   }
-  std::string sanitizer, why;
+  std::string sanitizer;
   if (!memcheck_can_run(o, !todo.empty(), report, sanitizer)) return stage;
   if (o.status_messages)
     fmt::print(stderr, "compute-sanitizer memcheck on the small shapes of {} ...\n",
                fmt::format("{}", fmt::join(names, ", ")));
-  UnderMemcheck under;
-  if (!run_memcheck(lesson, todo, under_sanitizer(o, sanitizer, "memcheck"), under, why)) {
+  std::map<std::string, StepUnderTool> under;
+  nlohmann::json device;  // the grade's own run has the device record already
+  course::LessonReport broke = labelled_report(lesson, o);  // says why, if the tests did not run
+  if (!run_steps_under_tool(lesson, todo, o, {sanitizer, "memcheck"}, device, broke, under)) {
     report.memcheck = course::LessonMemcheck::failed;
-    report.memcheck_note = "not run: " + why + kGradedWithoutMemcheck;
+    report.memcheck_note = "not run: " + broke.message + kGradedWithoutMemcheck;
     return stage;
   }
   for (const course::Step* s : todo) {
     TestRecord record;
-    stage.verdict[s->name] = memcheck_verdict(s->name, under.found[s->name], under.records[s->name],
-                                              under.log[s->name], record);
+    const StepUnderTool& u = under[s->name];
+    stage.verdict[s->name] = memcheck_verdict(s->name, u.found, u.records, u.log_path, record);
     stage.checks.expected.push_back(record.name);
     stage.checks.records.push_back(record);
   }
@@ -333,15 +242,14 @@ course::LessonReport sanitize_holding_lock(const course::Selection& sel,
   TestRun all;       // the correctness tests on small shapes (from the first tool's run)
   TestRun findings;  // one test per tool and step, listed first: it says why the others failed
   for (std::size_t i = 0; i < tools.size(); ++i) {
-    GradeOptions o = under_sanitizer(options, sanitizer, tools[i]);
     for (const course::Step* step : steps) {
-      if (o.status_messages)
+      if (options.status_messages)
         fmt::print(stderr, "compute-sanitizer {} on {}.{} ...\n", tools[i], sel.lesson->id,
                    step->name);
-      // A folder per tool and step: the report's "output in ..." must still exist at the end.
-      o.run_name = tools[i] + "-" + step->name;
-      TestRun run;
-      if (!run_tests(*sel.lesson, {step}, o, device, report, run)) return report;
+      StepUnderTool run;
+      if (!run_step_under_tool(*sel.lesson, *step, options, {sanitizer, tools[i]}, device, report,
+                               run))
+        return report;
       if (i == 0) {
         all.expected.insert(all.expected.end(), run.expected.begin(), run.expected.end());
         all.records.insert(all.records.end(), run.records.begin(), run.records.end());
@@ -349,8 +257,7 @@ course::LessonReport sanitize_holding_lock(const course::Selection& sel,
       // memcheck makes a launch with bad accesses fail, so the tests whose kernel made one fail
       // with cudaErrorLaunchFailure: say so, or the student chases the wrong symptom.
       const TestRecord r = tool_record(
-          step->name, tools[i], sanitizer_findings(course::read_text(run.log_path).value_or("")),
-          run.log_path,
+          step->name, tools[i], run.found, run.log_path,
           tools[i] == "memcheck"
               ? " It reports each bad access of a launch and then makes the launch fail, so a "
                 "test that failed with 'unspecified launch failure' under --sanitize ran into one "

@@ -1,8 +1,9 @@
 // Grading one lesson: rebuild its hidden-test target, run the tests in watched child processes
 // (a fresh one after every sticky error, crash or hang), and turn the records into a report.
 // One file per job: build.hpp (the build and its messages), test_run.hpp (running the hidden
-// tests), sanitizer.hpp (finding and reading compute-sanitizer), run_lock.hpp (one grader per
-// target); grade.cpp puts them together, with the default grade's memcheck stage and --sanitize.
+// tests), sanitizer.hpp (finding and reading compute-sanitizer), tool_run.hpp (the hidden tests
+// under one compute-sanitizer tool, findings per step), run_lock.hpp (one grader per target);
+// grade.cpp puts them together, with the default grade's memcheck stage and --sanitize.
 // What kind of run it is (a grade, a quick one, --sanitize) is GradeOptions::kind.
 #pragma once
 

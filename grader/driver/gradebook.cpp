@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "class_task.hpp"
+#include "class_row.hpp"
 #include "course/stats.hpp"
 #include "course/text_file.hpp"
 
@@ -17,7 +17,7 @@ namespace {
 constexpr int kDiagnosesShown = 3;  // per step in the summary
 
 // How a cell of row.json counts. Its status is a step's, or its lesson's where the lesson graded
-// no step (class_task.hpp, graded_row()).
+// no step (class_row.hpp, graded_row()).
 enum class CellScore { passed, failed, did_not_compile, not_counted };
 
 CellScore score_of(const std::string& status) {

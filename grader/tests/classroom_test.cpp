@@ -10,8 +10,9 @@
 
 #include "calibrate.hpp"
 #include "class_engines.hpp"
+#include "class_row.hpp"
 #include "class_setup.hpp"
-#include "class_task.hpp"
+#include "class_submission.hpp"
 #include "course/report.hpp"
 #include "gradebook.hpp"
 #include "quiz_fixture.hpp"

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "class_engines.hpp"
+#include "class_row.hpp"
 #include "class_task.hpp"
 #include "command.hpp"
 #include "course/cli_checks.hpp"
