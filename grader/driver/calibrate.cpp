@@ -54,12 +54,13 @@ int dev_calibrate(const course::Manifest& m, const CalibrateOptions& o, GradeOpt
       "| step | gate | solution, lowest | nearest wrong kernel | its highest | margins (points) |\n"
       "| --- | --- | --- | --- | --- | --- |\n";
   std::string gpu;
-  int flagged = 0;
+  int flagged = 0, calibrated = 0;
   for (const course::Lesson& lesson : m.lessons) {
     if (!lesson.ready() || (only && only != &lesson)) continue;
     const bool gated = std::any_of(lesson.steps.begin(), lesson.steps.end(),
                                    [](const course::Step& s) { return s.gate.has_value(); });
     if (!gated) continue;
+    ++calibrated;
     fmt::print(stderr, "{}: the solution and the wrong kernels, {} runs each ...\n", lesson.id,
                o.repeat);
     const VariantOutcome solution = grade_variant(lesson, "solution", runs, g);
@@ -110,6 +111,11 @@ int dev_calibrate(const course::Manifest& m, const CalibrateOptions& o, GradeOpt
                       wrong_high >= 0 ? fmt::format("{:.1f}%", 100 * wrong_high) : "-", sol_margin,
                       wrong_high >= 0 ? fmt::format("{:+.1f}", wrong_margin) : "-", flags);
     }
+  }
+  if (calibrated == 0) {  // nothing measured: no table, and never a file named after no GPU
+    fmt::print(stderr, "grader dev calibrate: {} no step with a speed gate: nothing to calibrate\n",
+               only ? only->id + " has" : std::string("the course has"));
+    return course::kExitUsage;
   }
   const std::string block = fmt::format(
       "Gate margins on {} (`grader dev calibrate`, {} runs of each solution and wrong kernel, "

@@ -24,8 +24,8 @@ inline constexpr double kMinMarginPoints = 5;
 /// kernel gave no figure (its target missing, or caught before timing). Prints a Markdown table;
 /// with `write`, puts it between <!-- calibration:begin --> and <!-- calibration:end --> of
 /// docs/measured/<GPU>.md (appended with a heading when the file has none). Returns 0, 1 when a
-/// margin is flagged, 2 for an unknown lesson, 3 without a GPU or without the test configuration's
-/// variants.
+/// margin is flagged, 2 for an unknown lesson or one without a speed gate (nothing is written), 3
+/// without a GPU or without the test configuration's variants.
 int dev_calibrate(const course::Manifest& manifest, const CalibrateOptions& options,
                   GradeOptions grade_options);
 

@@ -13,6 +13,7 @@
 #include "class_row.hpp"
 #include "class_setup.hpp"
 #include "class_submission.hpp"
+#include "course/config.hpp"
 #include "course/report.hpp"
 #include "gradebook.hpp"
 #include "quiz_fixture.hpp"
@@ -199,6 +200,26 @@ TEST(Calibrate, MeasuredFileOfAGpu) {
   EXPECT_EQ(driver::measured_file_stem("NVIDIA H200"), "H200");
   EXPECT_EQ(driver::measured_file_stem("Tesla T4"), "Tesla-T4");
   EXPECT_EQ(driver::measured_file_stem("NVIDIA GeForce RTX 4090"), "RTX-4090");
+}
+
+// A lesson without a speed gate has nothing to calibrate: a usage error, and no table written
+// (an instructor's trial got exit 0 and a docs/measured/unknown-GPU.md with no GPU in it).
+TEST(Calibrate, ALessonWithoutAGateIsAUsageErrorAndWritesNothing) {
+  if (!course::config::kDevTargets) GTEST_SKIP() << "a build without the dev targets stops first";
+  const course::Manifest m = test_fixture::manifest();
+  const course::Lesson* ungated = nullptr;
+  for (const course::Lesson& l : m.lessons)
+    if (l.ready() && !ungated &&
+        std::none_of(l.steps.begin(), l.steps.end(),
+                     [](const course::Step& s) { return s.gate.has_value(); }))
+      ungated = &l;
+  if (!ungated) GTEST_SKIP() << "every ready lesson has a gate";
+  driver::CalibrateOptions o;
+  o.lesson = ungated->id;
+  o.write = true;
+  EXPECT_EQ(driver::dev_calibrate(m, o, driver::GradeOptions{}), course::kExitUsage);
+  EXPECT_FALSE(std::filesystem::exists(std::filesystem::path(course::config::kSourceDir) / "docs" /
+                                       "measured" / "unknown-GPU.md"));
 }
 
 }  // namespace
