@@ -29,8 +29,9 @@ const std::vector<ExitCodeMeaning>& exit_code_meanings() {
        "the lesson's code did not compile or link (the compiler's or linker's errors are shown; a "
        "deleted or renamed kernel is named)"},
       {kExitInternal,
-       "internal error of the grader: manifest, build tree, or a test process that ended without "
-       "any report"},
+       "internal error of the grader: manifest, build tree, a test process that ended without "
+       "any report, or `grader-instructor` not built (for `dev` and `class`; the message says how "
+       "to build it)"},
   };
   return meanings;
 }
