@@ -122,9 +122,16 @@ std::string summary_text(const nlohmann::json& book, const std::vector<std::stri
   }
   std::stable_sort(tallies.begin(), tallies.end(),
                    [](const StepTally& a, const StepTally& b) { return a.failed > b.failed; });
-  s += "## Steps the class fails most\n\n| step | failed | passed | most common diagnoses |\n| --- "
-       "| --- | --- | --- |\n";
+  s += "## Steps the class fails most\n\n";
+  const bool any_graded = std::any_of(tallies.begin(), tallies.end(), [](const StepTally& t) {
+    return t.failed > 0 || t.passed > 0;
+  });
+  if (!any_graded)  // a table of zeros says nothing: say why there is none
+    s += "No step was graded: every row is incomplete or not graded (below).\n";
+  else
+    s += "| step | failed | passed | most common diagnoses |\n| --- | --- | --- | --- |\n";
   for (const StepTally& t : tallies) {
+    if (!any_graded) break;
     std::vector<const Diagnosis*> by_count;
     for (const auto& [group, diagnosis] : t.reasons) by_count.push_back(&diagnosis);
     std::stable_sort(by_count.begin(), by_count.end(),
