@@ -61,9 +61,14 @@ void grade_student(const ClassDir& dir, const ClassSettings& s, const std::strin
                    const course::Manifest& manifest) {
   const fs::path work(o.work_dir);
   const fs::path course = course_copy(dir, s, work);
-  WorkTree tree = claim_tree(s, work, course);
-  const Intake intake =
-      take_submission(entry, s.lessons, course.string(), (tree.root / "submission").string());
+  // The submission first, in a scratch folder of its own: one that cannot be read (a missing
+  // folder, a bad ref) must not claim, or set up, a work tree (an instructor's re-run set up a
+  // second tree from scratch because a missing submission had taken the first).
+  const fs::path scratch = work / "intake" / entry.student;
+  const Intake intake = take_submission(entry, s.lessons, course.string(), scratch.string());
+  std::error_code ignored;
+  fs::remove_all(scratch, ignored);
+  fs::remove(scratch.string() + ".tar", ignored);
   if (!intake.error.empty()) {
     nlohmann::json row = not_graded_row(entry.student, s, manifest, intake.error);
     row["submission"]["ref"] = entry.ref;
@@ -71,6 +76,7 @@ void grade_student(const ClassDir& dir, const ClassSettings& s, const std::strin
     write_student_files(dir, entry.student, {}, row);
     return;
   }
+  WorkTree tree = claim_tree(s, work, course);
   restore_course_files(course, tree.src());  // whatever an earlier student's code left
   install_exercises(course, tree.src(), s.lessons, intake);
   const course::Report report =
