@@ -112,7 +112,7 @@ int run_class_task(const ClassDir& dir, int index, const TaskOptions& o,
       const auto start = std::chrono::steady_clock::now();
       grade_student(dir, s, secret, e, o, manifest);
       fs::remove(dir.student(e.student) + "/" + kRegradeMark);
-      fmt::print("{}: graded in {:.0f} s\n", e.student,
+      fmt::print("{}: done in {:.0f} s (its row says how it was graded)\n", e.student,
                  std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     }
     return course::kExitOk;
