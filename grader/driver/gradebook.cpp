@@ -161,7 +161,7 @@ std::string summary_text(const nlohmann::json& book, const std::vector<std::stri
 
 std::string diagnosis_headline(const std::string& reason) {
   constexpr std::size_t kLongest = 120;
-  std::string h = reason.substr(0, reason.find('\n'));
+  std::string h = course::first_line(reason);
   for (char& c : h)  // it goes into one Markdown table cell
     if (c == '|')
       c = '/';
