@@ -81,6 +81,11 @@ double KernelMetrics::ld_sectors_per_request() const {
 double KernelMetrics::st_sectors_per_request() const {
   return st_requests > 0 ? st_sectors / st_requests : -1;
 }
+double KernelMetrics::peak_dram_bytes_per_second() const {
+  return peak_dram_bytes_per_cycle > 0 && dram_cycles_per_second > 0
+             ? peak_dram_bytes_per_cycle * dram_cycles_per_second
+             : -1;
+}
 double KernelMetrics::fp32_flops() const {
   if (fadd < 0 && fmul < 0 && ffma < 0) return -1;
   return std::max(0.0, fadd) + std::max(0.0, fmul) + 2 * std::max(0.0, ffma);
@@ -93,12 +98,11 @@ double Roofline::roof() const {
 bool roofline(const KernelMetrics& m, Roofline& out) {
   const double flops = m.fp32_flops();
   if (flops <= 0 || m.duration_ns <= 0 || m.dram_bytes <= 0 || m.peak_ffma_per_cycle <= 0 ||
-      m.sm_cycles_per_second <= 0 || m.peak_dram_bytes_per_cycle <= 0 ||
-      m.dram_cycles_per_second <= 0)
+      m.sm_cycles_per_second <= 0 || m.peak_dram_bytes_per_second() <= 0)
     return false;
   out.flops_per_second = flops / (m.duration_ns * 1e-9);
   out.peak_flops_per_second = 2 * m.peak_ffma_per_cycle * m.sm_cycles_per_second;
-  out.peak_dram_bytes_per_second = m.peak_dram_bytes_per_cycle * m.dram_cycles_per_second;
+  out.peak_dram_bytes_per_second = m.peak_dram_bytes_per_second();
   out.intensity = flops / m.dram_bytes;
   return true;
 }
@@ -339,11 +343,8 @@ double conflicts_per_shared_load(const KernelMetrics& m) {
 }
 
 double dram_fraction_of_peak(const KernelMetrics& m) {
-  if (m.dram_bytes < 0 || m.duration_ns <= 0 || m.peak_dram_bytes_per_cycle <= 0 ||
-      m.dram_cycles_per_second <= 0)
-    return -1;
-  return m.dram_bytes / (m.duration_ns * 1e-9) /
-         (m.peak_dram_bytes_per_cycle * m.dram_cycles_per_second);
+  if (m.dram_bytes < 0 || m.duration_ns <= 0 || m.peak_dram_bytes_per_second() <= 0) return -1;
+  return m.dram_bytes / (m.duration_ns * 1e-9) / m.peak_dram_bytes_per_second();
 }
 
 Advice generic_advice(const KernelMetrics& m) {

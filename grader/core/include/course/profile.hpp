@@ -76,6 +76,9 @@ struct KernelMetrics {
   /// FP32 operations the kernel executed: fadd + fmul + 2 ffma (a fused multiply-add is two);
   /// -1 when ncu reported none of the three.
   double fp32_flops() const;
+  /// DRAM's peak in B/s: peak_dram_bytes_per_cycle x dram_cycles_per_second; -1 when either is
+  /// missing.
+  double peak_dram_bytes_per_second() const;
 };
 
 /// Where a kernel sits on the FP32 roofline (Williams, Waterman and Patterson, "Roofline", CACM
