@@ -11,7 +11,6 @@
 #include "course/config.hpp"
 #include "course/extensions.hpp"
 #include "course/protocol.hpp"
-#include "process.hpp"
 #include "run_lock.hpp"
 #include "test_run.hpp"
 #include "tool_run.hpp"

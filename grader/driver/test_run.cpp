@@ -15,6 +15,7 @@
 #include "grade.hpp"
 #include "process.hpp"
 #include "run_lock.hpp"
+#include "sanitizer.hpp"
 
 namespace driver {
 

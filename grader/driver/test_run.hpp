@@ -1,6 +1,6 @@
 // Running a lesson's hidden tests in watched child processes (a fresh one after every sticky
-// error, crash or hang) and turning their records into steps: what grade() and sanitize() share
-// (grade.cpp), whether the tests run timed or on small shapes under compute-sanitizer.
+// error, crash or hang) and turning their records into steps: what every kind of run of grade()
+// shares (grade.cpp), whether the tests run timed or on small shapes under compute-sanitizer.
 #pragma once
 
 #include <cstdint>
