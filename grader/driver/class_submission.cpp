@@ -90,7 +90,8 @@ std::string files_fingerprint(const std::map<std::string, std::string>& files) {
   return sha256_hex(listing).substr(0, 12);
 }
 
-Intake take_submission(const RosterEntry& entry, const std::vector<std::string>& lessons,
+namespace {
+Intake read_submission(const RosterEntry& entry, const std::vector<std::string>& lessons,
                        const std::string& course_dir, const std::string& scratch) {
   Intake in;
   fs::path root = entry.submission;
@@ -143,6 +144,17 @@ Intake take_submission(const RosterEntry& entry, const std::vector<std::string>&
       if (!in.files.count("exercises/" + lesson + "/" + f))
         in.missing.push_back("exercises/" + lesson + "/" + f);
   in.fingerprint = files_fingerprint(in.files);
+  return in;
+}
+}  // namespace
+
+Intake take_submission(const RosterEntry& entry, const std::vector<std::string>& lessons,
+                       const std::string& course_dir, const std::string& scratch) {
+  Intake in = read_submission(entry, lessons, course_dir, scratch);
+  // The intake holds the files' contents: a git submission's extracted tree is not needed after.
+  std::error_code ignored;
+  fs::remove_all(scratch, ignored);
+  fs::remove(scratch + ".tar", ignored);
   return in;
 }
 

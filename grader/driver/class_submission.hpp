@@ -23,10 +23,10 @@ struct Intake {
   std::string commit;                ///< a git submission: the commit its ref resolved to
 };
 
-/// Reads `entry`'s submission (a folder, or `git archive` of its ref extracted into `scratch`)
-/// without changing it. Only exercises/<lesson>/ of `lessons` is taken; other files that differ
-/// from the clean course in `course_dir`, or are not in it, are listed as ignored (build trees,
-/// .git and .grader are not looked into).
+/// Reads `entry`'s submission (a folder, or `git archive` of its ref extracted into `scratch`,
+/// removed again before it returns) without changing it. Only exercises/<lesson>/ of `lessons` is
+/// taken; other files that differ from the clean course in `course_dir`, or are not in it, are
+/// listed as ignored (build trees, .git and .grader are not looked into).
 Intake take_submission(const RosterEntry& entry, const std::vector<std::string>& lessons,
                        const std::string& course_dir, const std::string& scratch);
 

@@ -66,9 +66,6 @@ void grade_student(const ClassDir& dir, const ClassSettings& s, const std::strin
   // second tree from scratch because a missing submission had taken the first).
   const fs::path scratch = work / "intake" / entry.student;
   const Intake intake = take_submission(entry, s.lessons, course.string(), scratch.string());
-  std::error_code ignored;
-  fs::remove_all(scratch, ignored);
-  fs::remove(scratch.string() + ".tar", ignored);
   if (!intake.error.empty()) {
     nlohmann::json row = not_graded_row(entry.student, s, manifest, intake.error);
     row["submission"]["ref"] = entry.ref;
