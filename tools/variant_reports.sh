@@ -8,7 +8,9 @@
 #   tools/variant_reports.sh BUILD_DIR OUT_DIR [LESSON...]   (default: every ready lesson)
 # BUILD_DIR is a test configuration (cmake --preset test): it has the --variant targets, which
 # are all built first in one parallel build. Writes OUT_DIR/<lesson>/<run>.json and .rc, where
-# <run> is the variant's name, or solution.quick and solution.sanitize.
+# <run> is the variant's name, or solution.quick and solution.sanitize. A run whose .rc file is
+# already there is not run again, so an interrupted call resumes where it stopped; each run's
+# wall seconds are appended to OUT_DIR/seconds.tsv.
 set -uo pipefail
 build=${1:?usage: tools/variant_reports.sh BUILD_DIR OUT_DIR [LESSON...]}
 out=${2:?usage: tools/variant_reports.sh BUILD_DIR OUT_DIR [LESSON...]}
@@ -36,11 +38,16 @@ cmake --build "$build" --parallel --target $targets >/dev/null || { echo "build 
 export GRADER_STATE_DIR=$(mktemp -d)
 for row in "${rows[@]}"; do
   read -r lesson variant selection run mode <<<"$row"
+  [ -e "$out/$lesson/$run.rc" ] && continue
   mkdir -p "$out/$lesson"
+  started=$(date +%s.%N)
   extra=()
   [ "$mode" = - ] || extra=("$mode")
   "$build/grader" --variant "$variant" "$selection" "${extra[@]}" --json --no-build \
     --seed 20261202 >"$out/$lesson/$run.json" 2>/dev/null
-  echo $? >"$out/$lesson/$run.rc"
+  rc=$?
+  echo "$lesson	$run	$(awk -v a="$started" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')" \
+    >>"$out/seconds.tsv"
+  echo $rc >"$out/$lesson/$run.rc"
 done
 echo "$(printf '%s\n' "${rows[@]}" | wc -l) reports in $out"
