@@ -1,5 +1,6 @@
 // `grader LESSON[.STEP] ...` and `grader --all`: grade, print the report, write the
 // machine-readable files, record progress. Without a lesson: the course map (cmd_map.cpp).
+#include <filesystem>
 #include <fstream>
 
 #include <fmt/format.h>
@@ -24,9 +25,12 @@ class Grade : public Command {
     app.add_flag("--all", all_, "grade every lesson that is ready");
     app.add_flag("--json", shared.json,
                  "print the report as JSON (format documented in docs/REFERENCE.md)");
-    app.add_option("--junit", junit_path_, "also write the report as JUnit XML to this file");
-    app.add_option("--gradescope", gradescope_path_,
-                   "also write Gradescope results.json to this file");
+    app.add_option(
+        "--junit", junit_path_,
+        "also write the report as JUnit XML to this file (its folder is made if missing)");
+    app.add_option(
+        "--gradescope", gradescope_path_,
+        "also write Gradescope results.json to this file (its folder is made if missing)");
     add_run_options(app, shared);
     app.add_option(
         "--variant", shared.variant,
@@ -101,10 +105,17 @@ int Grade::run(Context& context) {
   return report.exit_code();
 }
 
+// Before grading, so that a path that cannot be written costs no grading time. A missing folder is
+// made, as pytest does for --junitxml (CI jobs name a folder of reports that does not exist yet).
 int Grade::check_output_files(const Context& context) const {
-  for (const std::string* path : {&junit_path_, &gradescope_path_})
-    if (!path->empty() && !std::ofstream(*path, std::ios::app))  // app: an old file survives
+  for (const std::string* path : {&junit_path_, &gradescope_path_}) {
+    if (path->empty()) continue;
+    std::error_code ignored;  // a folder that cannot be made fails the open below, which says so
+    const std::filesystem::path folder = std::filesystem::path(*path).parent_path();
+    if (!folder.empty()) std::filesystem::create_directories(folder, ignored);
+    if (!std::ofstream(*path, std::ios::app))  // app: an old file survives
       return context.usage_error("grader", fmt::format("cannot write {}", *path));
+  }
   return course::kExitOk;
 }
 
