@@ -90,7 +90,4 @@ std::vector<std::string> work_tree_configure_args(const std::string& binary_dir,
 std::vector<std::string> class_lessons(const course::Manifest& manifest,
                                        const std::vector<std::string>& specs);
 
-/// The absolute path of the running grader (/proc/self/exe), for the tasks to run.
-std::string this_grader();
-
 }  // namespace driver

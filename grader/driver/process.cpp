@@ -8,6 +8,7 @@
 
 #include <cerrno>
 #include <chrono>
+#include <climits>
 #include <csignal>
 #include <cstring>
 #include <fstream>
@@ -210,6 +211,12 @@ std::string describe(const ChildEnd& end) {
                                       : "stopped by the grader: the test ran past its time limit";
   if (end.signal) return fmt::format("killed by signal {} ({})", end.signal, strsignal(end.signal));
   return fmt::format("exited with code {}", end.code);
+}
+
+std::string this_grader(const std::string& fallback) {
+  char path[PATH_MAX];
+  const ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
+  return n > 0 ? std::string(path, static_cast<std::size_t>(n)) : fallback;
 }
 
 }  // namespace driver

@@ -49,4 +49,8 @@ ChildEnd run_watched(const WatchedChild& child);
 /// Human words for how a child ended ("killed by signal 11 (Segmentation fault)").
 std::string describe(const ChildEnd& end);
 
+/// The absolute path of the running grader executable (/proc/self/exe), or `fallback` when it
+/// cannot be read: what the class tasks run, and where `grader` finds grader-instructor.
+std::string this_grader(const std::string& fallback);
+
 }  // namespace driver

@@ -170,7 +170,7 @@ int ClassGrade::run(Context& context) {
                  "grader class grade: warning: the secret file {} is readable by others than "
                  "you: `chmod 600 {}`\n",
                  s.secret_file, s.secret_file);
-    s.grader = this_grader();
+    s.grader = this_grader("grader");
     const std::vector<RosterEntry> roster = read_roster(roster_);  // a bad one makes no OUT
     for (const std::string& id : only_)
       if (std::none_of(roster.begin(), roster.end(),

@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <climits>
 #include <cstring>
 #include <filesystem>
 
@@ -16,6 +15,7 @@
 #include "command.hpp"
 #include "course/config.hpp"
 #include "course/report.hpp"
+#include "process.hpp"
 
 namespace driver::cli {
 
@@ -27,10 +27,7 @@ constexpr const char* kInstructorGrader = "grader-instructor";
 
 // grader-instructor beside this executable (the build tree puts both in one folder).
 fs::path sibling() {
-  char path[PATH_MAX];
-  const ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
-  const fs::path self = n > 0 ? fs::path(std::string(path, static_cast<std::size_t>(n)))
-                              : fs::path(course::config::kBinaryDir) / "grader";
+  const fs::path self = this_grader((fs::path(course::config::kBinaryDir) / "grader").string());
   return self.parent_path() / kInstructorGrader;
 }
 
@@ -60,9 +57,7 @@ class Instructor : public Command {
         course::config::kBinaryDir, kInstructorGrader);
     // Under --json the error is JSON too, wherever --json stands (as in main.cpp's parse()).
     if (std::find(context.argv.begin(), context.argv.end(), "--json") != context.argv.end()) {
-      nlohmann::json j = json_usage_error(message);
-      j["exit_code"] = course::kExitInternal;
-      fmt::print("{}\n", j.dump(2));
+      fmt::print("{}\n", json_usage_error(message, course::kExitInternal).dump(2));
     } else {
       fmt::print(stderr, "{} {}: {}\n", context.self, name_, message);
     }

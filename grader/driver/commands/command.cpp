@@ -92,11 +92,11 @@ std::optional<course::Selection> Context::resolve_ready(const std::string& comma
   }
 }
 
-nlohmann::json json_usage_error(const std::string& message) {
+nlohmann::json json_usage_error(const std::string& message, int exit_code) {
   return {{"format", "cuda-course-grader-error"},
           {"format_version", 1},
           {"grader_version", course::config::kVersion},
-          {"exit_code", course::kExitUsage},
+          {"exit_code", exit_code},
           {"error", message}};
 }
 

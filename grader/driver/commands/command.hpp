@@ -44,9 +44,10 @@ void add_device_options(CLI::App& app, SharedOptions& shared);
 void add_run_options(CLI::App& app, SharedOptions& shared);
 
 /// The JSON object printed instead of a report when the command line is wrong under --json:
-/// {"format": "cuda-course-grader-error", "format_version": 1, "grader_version", "exit_code": 2,
-/// "error": MESSAGE}.
-nlohmann::json json_usage_error(const std::string& message);
+/// {"format": "cuda-course-grader-error", "format_version": 1, "grader_version", "exit_code",
+/// "error": MESSAGE}; `exit_code` is 2 (a usage error) unless the error is another kind (5: the
+/// instructors' executable is missing, cmd_instructor.cpp).
+nlohmann::json json_usage_error(const std::string& message, int exit_code = course::kExitUsage);
 
 /// What a command may use once the command line is parsed.
 struct Context {
