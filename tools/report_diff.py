@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Compares two folders of grader reports (tools/variant_reports.sh) by verdicts and words.
 
-    python3 tools/report_diff.py BEFORE_DIR AFTER_DIR
+    python3 tools/report_diff.py BEFORE_DIR AFTER_DIR [--trees BEFORE_TREE AFTER_TREE]
 
 For every <lesson>/<run>.json in either folder: the exit codes (.rc) must be equal, and so must
 the two JSON reports once what moves between runs of one kernel is left out: the timing figures
@@ -9,8 +9,12 @@ of the speed record (GB/s, fractions, pairs, close calls; the gate, bytes and FL
 each test's duration, the GPU and the seed, and inside strings every figure with a unit of time
 or rate ("3,929 GB/s", "99.2%", "1.8 ms", "10 interleaved pairs"). Case names, element counts,
 first mismatches and test counts are compared as they are: both trees draw the same inputs.
-Prints each difference with its JSON path; exits 0 when there is none, 1 otherwise, 2 on a usage
-error. Text, JUnit and Gradescope output are not compared (they are written from the same data).
+Process ids and device addresses are left out too, and with --trees each report's own checkout path (a log's path in
+a diagnosis) reads as "<tree>". Prints each difference with its JSON path, then the variants
+whose verdict differs (the exit code, or a step's status): a wrong kernel with a data race prints
+other wrong elements on every run, so the words may differ where the verdicts cannot. Exits 0
+when nothing differs, 1 otherwise, 2 on a usage error. Text, JUnit and Gradescope output are not
+compared (they are written from the same data).
 """
 import json
 import os
@@ -19,19 +23,30 @@ import sys
 
 RUN_KEYS = {"device", "seed", "ms"}  # the GPU, the inputs' seed, a test's duration
 SPEED_KEPT = {"verdict", "gate", "bytes", "flops"}  # of the speed record: not timing figures
+PROCESS_ID = re.compile(r"(?<=process )[0-9]+|(?<=0x)[0-9a-f]{8,}")  # and device addresses
 FIGURE = re.compile(r"[0-9][0-9.,]*(?=\s*(GB/s|TFLOP/s|%|ms\b|µs|us\b|s\b|pts\b|points\b|MHz|C\b"
                     r"|x\b|interleaved pairs|pairs\b|runs\b))")
 
 
-def blank(value, key=""):
+def blank(value, key="", tree=None):
     if isinstance(value, dict):
-        return {k: blank(v, k) for k, v in value.items()
+        return {k: blank(v, k, tree) for k, v in value.items()
                 if k not in RUN_KEYS and (key != "speed" or k in SPEED_KEPT or isinstance(v, str))}
     if isinstance(value, list):
-        return [blank(v) for v in value]
+        return [blank(v, "", tree) for v in value]
     if isinstance(value, str):
-        return FIGURE.sub("#", value)
+        if tree:
+            value = value.replace(tree, "<tree>")
+        return FIGURE.sub("#", PROCESS_ID.sub("#", value))
     return value
+
+
+def verdict(rc, report):
+    """The exit code and each step's status: what a student or a gradebook acts on."""
+    if not isinstance(report, dict):
+        return (rc, report)
+    return (rc, [(lesson.get("lesson"), step.get("step"), step.get("status"))
+                 for lesson in report.get("lessons", []) for step in lesson.get("steps", [])])
 
 
 def differences(a, b, path="$"):
@@ -62,32 +77,40 @@ def reports(root):
     return found
 
 
-def load(path):
+def load(path, tree=None):
     rc_path = path[:-5] + ".rc"
     rc = open(rc_path).read().strip() if os.path.exists(rc_path) else "?"
     try:
-        return rc, blank(json.load(open(path)))
+        return rc, blank(json.load(open(path)), tree=tree)
     except (OSError, json.JSONDecodeError) as e:
         return rc, f"unreadable report: {e.__class__.__name__}"
 
 
 def main(argv):
-    if len(argv) != 3 or not all(os.path.isdir(d) for d in argv[1:]):
+    args = argv[1:]
+    trees = (None, None)
+    if len(args) == 5 and args[2] == "--trees":
+        trees, args = (args[3], args[4]), args[:2]
+    if len(args) != 2 or not all(os.path.isdir(d) for d in args):
         print(__doc__.strip().splitlines()[2].strip(), file=sys.stderr)
         return 2
-    before, after = reports(argv[1]), reports(argv[2])
-    problems = 0
+    before, after = reports(args[0]), reports(args[1])
+    problems, verdicts = 0, []
     for key in sorted(set(before) | set(after)):
         if key not in before or key not in after:
             print(f"{key}: only in {'after' if key in after else 'before'}")
             problems += 1
+            verdicts.append(key)
             continue
-        (rc_a, a), (rc_b, b) = load(before[key]), load(after[key])
+        (rc_a, a), (rc_b, b) = load(before[key], trees[0]), load(after[key], trees[1])
         diffs = ([f"exit code {rc_a} -> {rc_b}"] if rc_a != rc_b else []) + differences(a, b)
         for d in diffs:
             print(f"{key}: {d}")
         problems += bool(diffs)
-    print(f"{len(set(before) | set(after))} variants compared, {problems} differ")
+        if verdict(rc_a, a) != verdict(rc_b, b):
+            verdicts.append(key)
+    print(f"{len(set(before) | set(after))} variants compared, {problems} differ, "
+          f"{len(verdicts)} in a verdict{': ' + ', '.join(verdicts) if verdicts else ''}")
     return 1 if problems else 0
 
 

@@ -328,15 +328,15 @@ class ReportDiff(unittest.TestCase):
         with open(os.path.join(root, lesson, variant + ".rc"), "w") as f:
             f.write(f"{rc}\n")
 
-    def run_diff(self, before, after):
+    def run_diff(self, before, after, extra=()):
         with tempfile.TemporaryDirectory() as d:
             a, b = os.path.join(d, "a"), os.path.join(d, "b")
             for root, reports in ((a, before), (b, after)):
                 os.makedirs(root)
                 for key, (report, rc) in reports.items():
                     self.write(root, key, report, rc)
-            r = subprocess.run([sys.executable, os.path.join(HERE, "report_diff.py"), a, b],
-                               capture_output=True, text=True)
+            r = subprocess.run([sys.executable, os.path.join(HERE, "report_diff.py"), a, b,
+                                *extra], capture_output=True, text=True)
             return r.returncode, r.stdout
 
     def step(self, status, reason, fraction=0.99, close_call=False):
@@ -372,7 +372,20 @@ class ReportDiff(unittest.TestCase):
         self.assertIn("01/stub: $.lessons[0].steps[0].reason", out)
         self.assertIn("01/w: exit code 1 -> 5", out)
         self.assertIn("01/new: only in after", out)
-        self.assertIn("3 variants compared, 3 differ", out)
+        self.assertIn("3 variants compared, 3 differ, 2 in a verdict: 01/new, 01/w", out)
+
+    def test_words_alone_are_not_a_verdict_and_tree_paths_read_alike(self):
+        log = "memcheck found 3 errors (full output: {}/build/grader-runs/x.log), process {}"
+        before = self.step("fail", log.format("/tmp/before", 6518))
+        after = self.step("fail", log.format("/tmp/after", 6384))
+        rc, out = self.run_diff({"01/w": (before, 1)}, {"01/w": (after, 1)},
+                                ["--trees", "/tmp/before", "/tmp/after"])
+        self.assertEqual(rc, 0, out)
+        racy = self.step("fail", "out: 3 of 13 elements wrong; got 7")
+        rc, out = self.run_diff({"01/w": (racy, 1)},
+                                {"01/w": (self.step("fail", "out: 4 of 13 elements wrong; got 9"), 1)})
+        self.assertEqual(rc, 1, out)
+        self.assertIn("1 variants compared, 1 differ, 0 in a verdict", out)
 
     def test_blank(self):
         self.assertEqual(rd.blank({"seed": 7, "a": [1.5, "x 12,000 y 4.2 ms"], "ok": True}),
