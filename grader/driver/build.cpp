@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "course/config.hpp"
+#include "course/layout.hpp"
 #include "course/text_file.hpp"
 #include "process.hpp"
 #include "run_lock.hpp"
@@ -84,8 +85,9 @@ std::string compiler_errors(const std::string& out, std::size_t max_lines) {
 namespace {
 
 bool in_student_files(const std::string& line) {
-  return line.find("exercises/") != std::string::npos ||
-         line.find("solutions/") != std::string::npos;
+  for (const std::string folder : {course::layout::kExercises, course::layout::kSolutions})
+    if (line.find(folder + "/") != std::string::npos) return true;
+  return false;
 }
 
 // True when the build compiled one of the student's files (its warnings are then in the output).

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "course/layout.hpp"
 #include "course/text_file.hpp"
 
 namespace driver {
@@ -160,7 +161,7 @@ bool needs_grading(const ClassDir& dir, const RosterEntry& entry, const ClassSet
     const std::string commit = resolve_commit(entry);
     return commit.empty() || sub.value("commit", "") != commit;
   }
-  if (!fs::is_directory(fs::path(entry.submission) / "exercises")) return true;
+  if (!fs::is_directory(fs::path(entry.submission) / course::layout::kExercises)) return true;
   return sub.value("fingerprint", "") !=
          files_fingerprint(exercise_files(entry.submission, s.lessons, nullptr));
 }

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "class_setup.hpp"
+#include "course/layout.hpp"
 #include "course/text_file.hpp"
 #include "process.hpp"
 
@@ -69,7 +70,7 @@ std::map<std::string, std::string> exercise_files(const fs::path& root,
                                                   std::vector<std::string>* skipped) {
   std::map<std::string, std::string> files;
   for (const std::string& lesson : lessons) {
-    const fs::path dir = root / "exercises" / lesson;
+    const fs::path dir = course::layout::exercises(root, lesson);
     if (!fs::is_directory(dir)) continue;
     walk_submission(root, dir, [&](const fs::directory_entry& e, const std::string& rel) {
       if (e.is_symlink() || !e.is_regular_file()) {
@@ -120,7 +121,7 @@ Intake read_submission(const RosterEntry& entry, const std::vector<std::string>&
     in.error = fmt::format("the submission {} is not a folder", entry.submission);
     return in;
   }
-  if (!fs::is_directory(root / "exercises")) {
+  if (!fs::is_directory(root / course::layout::kExercises)) {
     in.error = fmt::format("the submission {} has no exercises/ folder", entry.submission);
     return in;
   }
@@ -129,7 +130,9 @@ Intake read_submission(const RosterEntry& entry, const std::vector<std::string>&
   walk_submission(root, root, [&](const fs::directory_entry& e, const std::string& rel) {
     // A lesson's exercises/ file: taken by exercise_files() when the lesson is graded, else
     // not looked at.
-    if (rel.rfind("exercises/", 0) == 0 && rel.find('/', 10) != std::string::npos) return;
+    const std::string exercises = std::string(course::layout::kExercises) + "/";
+    if (rel.rfind(exercises, 0) == 0 && rel.find('/', exercises.size()) != std::string::npos)
+      return;
     if (e.is_symlink() || !e.is_regular_file()) {
       in.ignored.push_back(rel + " (not a regular file)");
     } else if (!fs::exists(course / rel)) {
@@ -140,9 +143,10 @@ Intake read_submission(const RosterEntry& entry, const std::vector<std::string>&
   });
   std::sort(in.ignored.begin(), in.ignored.end());
   for (const std::string& lesson : lessons)
-    for (const std::string& f : files_under(course / "exercises" / lesson))
-      if (!in.files.count("exercises/" + lesson + "/" + f))
-        in.missing.push_back("exercises/" + lesson + "/" + f);
+    for (const std::string& f : files_under(course::layout::exercises(course, lesson))) {
+      const std::string rel = (course::layout::exercises("", lesson) / f).generic_string();
+      if (!in.files.count(rel)) in.missing.push_back(rel);
+    }
   in.fingerprint = files_fingerprint(in.files);
   return in;
 }

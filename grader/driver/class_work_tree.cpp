@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "course/layout.hpp"
 #include "course/text_file.hpp"
 #include "process.hpp"
 
@@ -58,7 +59,7 @@ fs::path course_copy(const ClassDir& dir, const ClassSettings& s, const fs::path
 // removing any the course lacks; returns those paths (relative), sorted.
 std::vector<std::string> restore_course_files(const fs::path& course, const fs::path& src) {
   std::vector<std::string> changed;
-  const std::set<std::string> want = files_under(course, {"exercises"});
+  const std::set<std::string> want = files_under(course, {course::layout::kExercises});
   for (const std::string& rel : want) {
     const std::string content = course::read_text((course / rel).string()).value_or("");
     if (same_content(src / rel, content)) continue;
@@ -66,7 +67,7 @@ std::vector<std::string> restore_course_files(const fs::path& course, const fs::
     fs::create_directories((src / rel).parent_path());
     fs::copy_file(course / rel, src / rel, fs::copy_options::overwrite_existing);
   }
-  for (const std::string& rel : files_under(src, {"exercises"}))
+  for (const std::string& rel : files_under(src, {course::layout::kExercises}))
     if (!want.count(rel)) {
       changed.push_back(rel);
       fs::remove(src / rel);
@@ -110,7 +111,7 @@ WorkTree claim_tree(const ClassSettings& s, const fs::path& work, const fs::path
 void install_exercises(const fs::path& course, const fs::path& src,
                        const std::vector<std::string>& lessons, const Intake& intake) {
   for (const std::string& lesson : lessons) {
-    const fs::path rel_dir = fs::path("exercises") / lesson;
+    const fs::path rel_dir = course::layout::exercises("", lesson);
     std::map<std::string, std::string> want;
     for (const std::string& f : files_under(course / rel_dir))
       want[(rel_dir / f).generic_string()] =

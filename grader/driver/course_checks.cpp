@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "course/layout.hpp"
 #include "course/quiz.hpp"
 #include "course/text_file.hpp"
 
@@ -32,7 +33,7 @@ std::string normalized(const std::string& text) {
 // The quiz of a ready lesson, or its problems.
 std::optional<quiz::Quiz> load_quiz(const course::Lesson& lesson, const course::Manifest& m,
                                     const fs::path& path, std::vector<std::string>& out) {
-  const std::string rel = "lessons/" + lesson.id + "/quiz.json";
+  const std::string rel = course::layout::quiz("", lesson.id).generic_string();
   if (!fs::exists(path)) {
     out.push_back(fmt::format("{}: {} (the self-check quiz) is missing", lesson.id, rel));
     return std::nullopt;
@@ -106,7 +107,7 @@ std::vector<std::string> quiz_problems(const course::Manifest& manifest,
   for (const course::Lesson& lesson : manifest.lessons) {
     if (!lesson.ready()) continue;
     const std::optional<quiz::Quiz> q =
-        load_quiz(lesson, manifest, source / "lessons" / lesson.id / "quiz.json", out);
+        load_quiz(lesson, manifest, course::layout::quiz(source, lesson.id), out);
     if (q) check_pins(lesson, *q, source, out);
   }
   return out;

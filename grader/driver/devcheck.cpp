@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "course/config.hpp"
+#include "course/layout.hpp"
 #include "course/report.hpp"
 #include "course/stats.hpp"
 #include "course/text_file.hpp"
@@ -17,6 +18,7 @@
 namespace driver {
 
 namespace fs = std::filesystem;
+namespace layout = course::layout;
 
 namespace {
 
@@ -82,15 +84,15 @@ std::string expectation_problem(const course::Lesson& lesson, const std::string&
 // The "about N minutes" of a lesson's text (its first lines) against the manifest's "minutes",
 // which the course maps show: "" when they agree or the text states no time.
 std::string time_problem(const course::Lesson& l, const fs::path& src) {
-  const std::string text = course::read_text(src / "lessons" / l.id / "README.md").value_or("");
+  const std::string text = course::read_text(layout::readme(src, l.id)).value_or("");
   static const std::regex about("about ([0-9]+) minutes");
   std::smatch m;
   const std::string head = text.substr(0, 600);
   if (!std::regex_search(head, m, about)) return "";
   if (std::stoi(m[1].str()) == l.minutes) return "";
-  return fmt::format(
-      "{}: lessons/{}/README.md says about {} minutes, the manifest's \"minutes\" says {}", l.id,
-      l.id, m[1].str(), l.minutes ? std::to_string(l.minutes) : "nothing");
+  return fmt::format("{}: {} says about {} minutes, the manifest's \"minutes\" says {}", l.id,
+                     layout::readme("", l.id).generic_string(), m[1].str(),
+                     l.minutes ? std::to_string(l.minutes) : "nothing");
 }
 
 }  // namespace
@@ -102,35 +104,39 @@ std::vector<std::string> layout_problems(const course::Manifest& m, const std::s
   for (const course::Lesson& l : m.lessons) {
     if (!l.ready()) continue;
     ready.insert(l.id);
-    if (!fs::exists(src / "lessons" / l.id / "README.md"))
+    const auto rel = [](const fs::path& p) { return p.generic_string(); };  // as the docs write it
+    if (!fs::exists(layout::readme(src, l.id)))
       out.push_back(
-          fmt::format("{}: lessons/{}/README.md (the lesson text) is missing", l.id, l.id));
+          fmt::format("{}: {} (the lesson text) is missing", l.id, rel(layout::readme("", l.id))));
     else if (const std::string why = time_problem(l, src); !why.empty())
       out.push_back(why);
-    const auto stub = files_in(src / "exercises" / l.id, ".cu");
-    const auto solution = files_in(src / "solutions" / l.id, ".cu");
-    if (stub.empty()) out.push_back(fmt::format("{}: exercises/{}/ has no .cu stub", l.id, l.id));
+    const auto stub = files_in(layout::exercises(src, l.id), ".cu");
+    const auto solution = files_in(layout::solutions(src, l.id), ".cu");
+    if (stub.empty())
+      out.push_back(fmt::format("{}: {}/ has no .cu stub", l.id, rel(layout::exercises("", l.id))));
     if (stub != solution)
-      out.push_back(fmt::format("{}: solutions/{}/ does not mirror exercises/{}/ file for file",
-                                l.id, l.id, l.id));
-    if (files_in(src / "grader" / "lessons" / l.id, ".cu").empty())
-      out.push_back(fmt::format("{}: grader/lessons/{}/ has no hidden tests", l.id, l.id));
+      out.push_back(fmt::format("{}: {}/ does not mirror {}/ file for file", l.id,
+                                rel(layout::solutions("", l.id)),
+                                rel(layout::exercises("", l.id))));
+    if (files_in(layout::hidden_tests(src, l.id), ".cu").empty())
+      out.push_back(
+          fmt::format("{}: {}/ has no hidden tests", l.id, rel(layout::hidden_tests("", l.id))));
     std::set<std::string> listed;
     for (const course::WrongKernel& w : l.wrong_kernels) {
       listed.insert(w.name + ".cu");
-      if (!fs::exists(src / "grader" / "lessons" / l.id / "wrong" / (w.name + ".cu")))
-        out.push_back(fmt::format("{}: wrong kernel grader/lessons/{}/wrong/{}.cu is missing", l.id,
-                                  l.id, w.name));
+      if (!fs::exists(layout::wrong_kernels(src, l.id) / (w.name + ".cu")))
+        out.push_back(fmt::format("{}: wrong kernel {}.cu is missing", l.id,
+                                  rel(layout::wrong_kernels("", l.id) / w.name)));
     }
-    for (const std::string& f : files_in(src / "grader" / "lessons" / l.id / "wrong", ".cu"))
+    for (const std::string& f : files_in(layout::wrong_kernels(src, l.id), ".cu"))
       if (!listed.count(f))
-        out.push_back(fmt::format("{}: grader/lessons/{}/wrong/{} is not listed in the manifest",
-                                  l.id, l.id, f));
+        out.push_back(fmt::format("{}: {} is not listed in the manifest", l.id,
+                                  rel(layout::wrong_kernels("", l.id) / f)));
   }
-  for (const char* top : {"lessons", "exercises", "solutions", "grader/lessons"})
+  for (const std::string top : layout::kLessonFolders)
     for (const std::string& d : dirs_in(src / top))
       // lessons/ also holds folders that are no lesson (calibration/)
-      if (!ready.count(d) && (course::is_lesson_id(d) || std::string(top) != "lessons"))
+      if (!ready.count(d) && (course::is_lesson_id(d) || top != layout::kLessonText))
         out.push_back(fmt::format("{}/{}/ belongs to no ready lesson in the manifest", top, d));
   return out;
 }

@@ -10,6 +10,7 @@
 #include <set>
 #include <vector>
 
+#include "course/layout.hpp"
 #include "course/manifest.hpp"
 #include "course/manifest_edit.hpp"
 #include "course/report.hpp"
@@ -71,9 +72,8 @@ int dev_new(const std::string& id, const std::string& source_dir, const std::str
         name, name);
     return course::kExitUsage;
   }
-  const fs::path src(source_dir), manifest_path = src / "lessons" / "course.json";
-  const std::vector<std::string> tops = {"lessons", "exercises", "solutions", "grader/lessons"};
-  for (const std::string& top : tops)
+  const fs::path src(source_dir), manifest_path = course::layout::manifest(src);
+  for (const std::string top : course::layout::kLessonFolders)
     if (fs::exists(src / top / id)) {
       out << fmt::format("grader dev new: {}/{}/ already exists; nothing was written\n", top, id);
       return course::kExitUsage;

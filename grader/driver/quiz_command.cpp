@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "course/config.hpp"
+#include "course/layout.hpp"
 #include "course/quiz.hpp"
 #include "course/report.hpp"
 
@@ -81,7 +82,7 @@ bool read_answers(const std::string& path, std::vector<std::string>& answers, st
 }  // namespace
 
 std::string quiz_path(const course::Lesson& lesson) {
-  return (fs::path(course::config::kSourceDir) / "lessons" / lesson.id / "quiz.json").string();
+  return course::layout::quiz(course::config::kSourceDir, lesson.id).string();
 }
 
 int run_quiz_command(const course::Manifest& manifest, const std::string& lesson_spec,

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "course/layout.hpp"
 #include "course/report.hpp"
 #include "course/text_file.hpp"
 
@@ -56,11 +57,11 @@ std::string course_map_markdown(const course::Manifest& manifest, const std::str
       "| --- | --- | --- | --- |\n";
   for (const course::Lesson& l : manifest.lessons) {
     const std::string name = fmt::format("{:02d} {}", l.number(), cell(l.title));
-    const std::string dir = "lessons/" + l.id;
     std::string lesson = name, teaches = cell(l.summary);
-    if (l.ready()) lesson = fmt::format("[{}]({}/README.md)", name, dir);
+    if (l.ready())
+      lesson = fmt::format("[{}]({})", name, course::layout::readme("", l.id).generic_string());
     // The command, never the file: quiz.json holds the answers.
-    if (l.ready() && fs::exists(fs::path(source_dir) / dir / "quiz.json"))
+    if (l.ready() && fs::exists(course::layout::quiz(source_dir, l.id)))
       teaches += fmt::format(" · self-check: `./build/grader quiz {:02d}`", l.number());
     const std::string time = l.minutes > 0 ? fmt::format("{} min", l.minutes) : "";
     out += fmt::format("| {} | {} | {} | {} |\n", lesson, teaches, time, cell(l.status));

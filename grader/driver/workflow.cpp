@@ -14,6 +14,7 @@
 
 #include <fmt/format.h>
 
+#include "course/layout.hpp"
 #include "course/report.hpp"
 #include "course/text_file.hpp"
 #include "process.hpp"
@@ -42,15 +43,18 @@ namespace {
 // stub as of it is the one this checkout shipped: a course commit that changed the stub's kernels
 // also changed the header, launchers or tests beside it. "" when there is none.
 std::string course_commit(const std::string& source_dir, const std::string& id) {
+  namespace layout = course::layout;
   const Captured c = run_capture({"git", "-C", source_dir, "log", "-1", "--format=%H", "HEAD", "--",
-                                  "lessons/" + id, "solutions/" + id, "grader/lessons/" + id});
+                                  layout::lesson_dir("", id).generic_string(),
+                                  layout::solutions("", id).generic_string(),
+                                  layout::hidden_tests("", id).generic_string()});
   return c.exit_code == 0 ? course::first_line(c.output) : "";
 }
 
 // The stub's files (exercises/<id>/*) as of `commit`, by file name; false when git cannot show one.
 bool shipped_stub(const std::string& source_dir, const std::string& commit, const std::string& id,
                   std::map<std::string, std::string>& files) {
-  const std::string folder = "exercises/" + id + "/";
+  const std::string folder = course::layout::exercises("", id).generic_string() + "/";
   const Captured listed =
       run_capture({"git", "-C", source_dir, "ls-tree", "--name-only", commit, folder});
   if (listed.exit_code != 0) return false;
@@ -108,7 +112,7 @@ bool back_up(const fs::path& dir, const std::map<std::string, std::string>& repl
 int run_reset(const course::Lesson& lesson, const std::string& source_dir,
               const std::string& state_dir, const ResetOptions& o) {
   std::ostream& out = *o.out;
-  const fs::path dir = fs::path(source_dir) / "exercises" / lesson.id;
+  const fs::path dir = course::layout::exercises(source_dir, lesson.id);
   if (run_capture({"git", "-C", source_dir, "rev-parse", "--git-dir"}).exit_code != 0) {
     out << fmt::format(
         "grader reset: {} is not a git checkout, so the original stub cannot be found "
@@ -158,7 +162,7 @@ int run_reset(const course::Lesson& lesson, const std::string& source_dir,
 
 int run_watch(const course::Lesson& lesson, const std::string& source_dir, double interval,
               int max_runs, const std::function<int()>& grade) {
-  const fs::path dir = fs::path(source_dir) / "exercises" / lesson.id;
+  const fs::path dir = course::layout::exercises(source_dir, lesson.id);
   // File events (inotify) wake us at once after a save; the modification-time comparison below
   // runs after every wake-up and every `interval` seconds, so file systems that deliver no
   // events (network mounts, some WSL paths) still work, only slower.

@@ -1,6 +1,10 @@
 // The course manifest: the real one is sane, and bad ones are reported, not crashed on.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
+#include "course/config.hpp"
+#include "course/layout.hpp"
 #include "course/manifest.hpp"
 #include "devcheck.hpp"
 
@@ -200,3 +204,27 @@ TEST(Manifest, BadJsonAndBadShapeThrowManifestError) {
 }
 
 }  // namespace
+
+// course/layout.hpp against the course itself: every ready lesson's folders and files are where
+// the one description of the layout says, and its relative form is what the docs write.
+TEST(Layout, EveryReadyLessonIsWhereTheLayoutSays) {
+  namespace layout = course::layout;
+  const std::filesystem::path root = course::config::kSourceDir;
+  const course::Manifest m = course::Manifest::load(layout::manifest(root).string());
+  int ready = 0;
+  for (const course::Lesson& l : m.lessons) {
+    if (!l.ready()) continue;
+    ++ready;
+    for (const std::filesystem::path& p :
+         {layout::readme(root, l.id), layout::quiz(root, l.id), layout::exercises(root, l.id),
+          layout::solutions(root, l.id), layout::hidden_tests(root, l.id)})
+      EXPECT_TRUE(std::filesystem::exists(p)) << p;
+    for (const course::WrongKernel& w : l.wrong_kernels)
+      EXPECT_TRUE(std::filesystem::exists(layout::wrong_kernels(root, l.id) / (w.name + ".cu")))
+          << l.id << " " << w.name;
+  }
+  EXPECT_GT(ready, 0);
+  EXPECT_EQ(layout::exercises("", "07_transpose").generic_string(), "exercises/07_transpose");
+  EXPECT_EQ(layout::wrong_kernels("", "07_transpose").generic_string(),
+            "grader/lessons/07_transpose/wrong");
+}

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "course/layout.hpp"
 #include "course/quiz.hpp"
 
 namespace quiz_pins {
@@ -38,7 +39,7 @@ inline std::vector<Pin>& pins() {
 
 /// "NN_name" for ".../lessons/NN_name/quiz_test.cpp"; "" for a file elsewhere.
 inline std::string lesson_of(const std::string& file) {
-  const std::string marker = "lessons/";
+  const std::string marker = std::string(course::layout::kLessonText) + "/";
   const std::size_t at = file.rfind(marker);
   if (at == std::string::npos) return "";
   const std::size_t start = at + marker.size(), slash = file.find('/', start);
