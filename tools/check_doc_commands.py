@@ -6,11 +6,11 @@
 
 For each file given with --commands:
 
-1. Commands: every line of a fenced block marked `sh` (trailing `# comment` dropped, `&&` chains
-   split), and every inline code span that starts with `./build`, `grader ` or `cmake `. A command
+1. Commands: every line of a fenced block marked `sh` (trailing `# comment` dropped, a line
+   ending in a backslash joined with the next, `&&` chains split), and every inline code span that starts with `./build`, `grader ` or `cmake `. A command
    of the grader (`./build/grader`, `./build-test/grader`, `./build-solutions/grader` or `grader`:
-   all are the --grader binary) must name a real subcommand, whose `--help` must exit 0 and list
-   every option the command uses; the lessons and steps it names must be ready lessons of
+   all are the --grader binary) must name a real subcommand (`dev` and `class` need one of
+   theirs), whose `--help` must exit 0 and list every option the command uses; the lessons and steps it names must be ready lessons of
    lessons/course.json. Commands that need no GPU and change nothing but the state directory
    (the course map, `hint`, `sim`, `banks`, `dev readme` without `--write`) are run, with a
    temporary GRADER_STATE_DIR, and must exit 0; nothing is ever graded, so the check is the same
@@ -44,7 +44,10 @@ import tempfile
 GRADER_PROGRAMS = {"./build/grader", "./build-test/grader", "./build-solutions/grader", "grader"}
 BENCH_PROGRAMS = {"./build/bench", "./build-test/bench", "./build-solutions/bench"}
 # Programs the docs may show that are not the course's: named, never run.
-EXTERNAL = {"$EDITOR", "apt", "ctest", "export", "git", "nvidia-smi", "python3"}
+EXTERNAL = {"$EDITOR", "apt", "bash", "cd", "chmod", "cp", "ctest", "eval", "export", "git", "head",
+            "nvidia-smi", "python3", "rm", "set"}
+# Grader commands that only group others: `grader dev` and `grader class` alone do nothing.
+GROUPS = {("dev",), ("class",)}
 # Grader commands run for real: they need no GPU and write only to GRADER_STATE_DIR.
 RUN_FOR_REAL = {(), ("hint",), ("sim",), ("banks",), ("dev", "readme")}
 PLACEHOLDER = re.compile(r"^([A-Z][A-Z_]*(\[.*\])?|\.\.\.)$")
@@ -74,7 +77,8 @@ class Checker:
                               ("workflow", "workflowPresets"), ("test", "testPresets"))
         }
         self.subcommands = {(): self.subcommands_of(())}
-        self.subcommands[("dev",)] = self.subcommands_of(("dev",))
+        for group in GROUPS:
+            self.subcommands[group] = self.subcommands_of(group)
         self.bench_tables = None
 
     # --- running --------------------------------------------------------------------------------
@@ -150,8 +154,11 @@ class Checker:
         while i < len(args) and args[i] in self.subcommands.get(path, set()):
             path += (args[i],)
             i += 1
-        if path == ("dev",):
-            self.problems.append(f"{where}: `{command}`: `grader dev` needs a command")
+        if path in GROUPS:
+            # `grader dev ...`, `grader dev NAME`: prose about the group, not a command
+            if i < len(args) and PLACEHOLDER.match(args[i]):
+                return
+            self.problems.append(f"{where}: `{command}`: `grader {path[0]}` needs a command")
             return
         rc, help_text = self.help_of(path)
         if rc != 0:
@@ -237,6 +244,9 @@ class Checker:
         if target is not None and target not in self.targets:
             self.problems.append(f"{where}: `{command}`: '{target}' is not a target of this build "
                                  f"(known: {', '.join(sorted(self.targets))})")
+        build_dir = value("--build")
+        if build_dir is not None and build_dir.startswith("build"):
+            return  # cmake --build build-test: a build folder of the presets
         if preset is None and target is None:
             self.problems.append(f"{where}: `{command}`: a cmake command this check does not know")
 
@@ -296,13 +306,30 @@ class Checker:
         for lang, lines in blocks:
             if lang not in ("sh", "bash", "shell"):
                 continue
-            for n, line in lines:
-                body = re.sub(r"(^|\s)#.*$", "", line).strip()
+            for n, body in joined_lines(lines):
                 for part in body.split("&&"):
                     self.check_command(f"{rel}:{n}", part.strip())
         for n, span in spans:
             if span.startswith(("./build", "grader ", "cmake ")):
                 self.check_command(f"{rel}:{n}", span)
+
+
+def joined_lines(lines):
+    """A shell block's commands: comments dropped, a line ending in a backslash joined with the
+    next one; each with its first line's number."""
+    out, pending, first = [], "", None
+    for n, line in lines:
+        body = re.sub(r"(^|\s)#.*$", "", line).strip()
+        if first is None:
+            first = n
+        if body.endswith("\\"):
+            pending += body[:-1] + " "
+            continue
+        out.append((first, pending + body))
+        pending, first = "", None
+    if pending:
+        out.append((first, pending.strip()))
+    return out
 
 
 def strip_code(text):
