@@ -84,6 +84,12 @@ std::string compiler_errors(const std::string& out, std::size_t max_lines) {
 
 namespace {
 
+// gmake's and Ninja's words for a target their build files do not have.
+bool names_unknown_target(const std::string& build_output) {
+  return build_output.find("No rule to make target") != std::string::npos ||
+         build_output.find("unknown target") != std::string::npos;
+}
+
 bool in_student_files(const std::string& line) {
   for (const std::string folder : {course::layout::kExercises, course::layout::kSolutions})
     if (line.find(folder + "/") != std::string::npos) return true;
@@ -154,8 +160,17 @@ bool build_target(const GradeOptions& o, const std::string& target, std::string&
   std::error_code ignored;
   fs::create_directories(runs_dir(o), ignored);
   const RunLock lock(runs_dir(o) / "build.lock", "building in " + o.binary_dir, o.status_messages);
-  const Captured c = run_capture({course::config::kCMake, "--build", o.binary_dir, "--target",
-                                  target, "--parallel", std::to_string(jobs)});
+  const auto build = [&] {
+    return run_capture({course::config::kCMake, "--build", o.binary_dir, "--target", target,
+                        "--parallel", std::to_string(jobs)});
+  };
+  Captured c = build();
+  // A target the build files do not have yet: the manifest gained a lesson or a wrong kernel
+  // after the folder was configured (`grader dev new`). gmake does not configure again before it
+  // looks the target up, so configure once here and try again.
+  if (c.exit_code != 0 && names_unknown_target(c.output) &&
+      run_capture({course::config::kCMake, o.binary_dir}).exit_code == 0)
+    c = build();
   if (c.exit_code == 0) {
     if (!warnings) return true;
     const fs::path saved = runs_dir(o) / (target + ".warnings");
@@ -175,6 +190,14 @@ bool build_target(const GradeOptions& o, const std::string& target, std::string&
 }
 
 std::string build_failure_message(const std::string& target, const std::string& build_output) {
+  // Nothing was compiled: the target is not in the build files, even after build_target()
+  // configured the folder again.
+  if (names_unknown_target(build_output))
+    return fmt::format(
+        "{} is not a target of this build folder, even configured again: is its lesson \"ready\" "
+        "in lessons/course.json, and is this a test configuration (cmake --preset test) for a "
+        "variant? The build said:",
+        target);
   if (build_output.find("course configure error:") != std::string::npos)
     return fmt::format("{} cannot be built: a file the lesson needs is missing, as the build says:",
                        target);

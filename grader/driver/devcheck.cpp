@@ -51,8 +51,12 @@ std::string why_step_not_gradable_here(const course::LessonReport& r, const std:
 
 std::string expectation_problem(const course::Lesson& lesson, const std::string& variant,
                                 const course::LessonReport& r, const std::string& text) {
-  if (r.status != course::LessonStatus::pass && r.status != course::LessonStatus::fail)
-    return fmt::format("ended as {}: {}", to_string(r.status), r.message);
+  if (r.status != course::LessonStatus::pass && r.status != course::LessonStatus::fail) {
+    // A build failure's message ends "the compiler said:"; its first line of the log follows.
+    const std::string said = course::first_line(r.build_log);
+    return fmt::format("ended as {}: {}{}", to_string(r.status), r.message,
+                       said.empty() ? "" : " " + said);
+  }
   if (variant == "solution") {
     for (const course::StepReport& s : r.steps)
       if (s.status != course::StepStatus::pass && s.status != course::StepStatus::skipped)

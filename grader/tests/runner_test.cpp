@@ -679,6 +679,15 @@ TEST(CompilerErrors, TheFirstLineSaysMissingFileLinkOrCompile) {
                                           "transpose.cu(20): error: identifier \"tile\"\n")
                 .find("did not compile"),
             std::string::npos);
+  // A target the build folder does not have, with gmake's words and Ninja's: nothing was
+  // compiled, and the message says so (build_target() has configured the folder again by then).
+  for (const char* said :
+       {"gmake: *** No rule to make target 'grade_99_example__solution'.  Stop.\n",
+        "ninja: error: unknown target 'grade_99_example__solution'\n"}) {
+    const std::string m = driver::build_failure_message("grade_99_example__solution", said);
+    EXPECT_NE(m.find("is not a target of this build folder"), std::string::npos) << m;
+    EXPECT_EQ(m.find("did not compile"), std::string::npos) << m;
+  }
 }
 
 TEST(CompilerErrors, CompileErrorsGetNoLinkExplanation) {
