@@ -9,12 +9,13 @@ of the speed record (GB/s, fractions, pairs, close calls; the gate, bytes and FL
 each test's duration, the GPU and the seed, and inside strings every figure with a unit of time
 or rate ("3,929 GB/s", "99.2%", "1.8 ms", "10 interleaved pairs"). Case names, element counts,
 first mismatches and test counts are compared as they are: both trees draw the same inputs.
-Process ids and device addresses are left out too, and with --trees each report's own checkout path (a log's path in
-a diagnosis) reads as "<tree>". Prints each difference with its JSON path, then the variants
-whose verdict differs (the exit code, or a step's status): a wrong kernel with a data race prints
-other wrong elements on every run, so the words may differ where the verdicts cannot. Exits 0
-when nothing differs, 1 otherwise, 2 on a usage error. Text, JUnit and Gradescope output are not
-compared (they are written from the same data).
+Process ids and device addresses are left out too, and with --trees each report's own checkout
+path (a log's path in a diagnosis) reads as "<tree>". Prints each difference with its JSON path,
+then the variants whose verdict differs (the exit code, or a step's status): a wrong kernel with
+a data race prints other wrong elements on every run, so the words may differ where the verdicts
+cannot. Exits 0 when nothing differs, 1 otherwise, 2 on a usage error or when neither folder
+holds a report. Text, JUnit and Gradescope output are not compared (they are written from the
+same data).
 """
 import json
 import os
@@ -95,6 +96,9 @@ def main(argv):
         print(__doc__.strip().splitlines()[2].strip(), file=sys.stderr)
         return 2
     before, after = reports(args[0]), reports(args[1])
+    if not before and not after:  # e.g. one folder too deep: nothing compared is no verdict
+        print(f"no reports (<lesson>/<run>.json) in {args[0]} or {args[1]}", file=sys.stderr)
+        return 2
     problems, verdicts = 0, []
     for key in sorted(set(before) | set(after)):
         if key not in before or key not in after:

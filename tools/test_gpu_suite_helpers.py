@@ -387,6 +387,10 @@ class ReportDiff(unittest.TestCase):
         self.assertEqual(rc, 1, out)
         self.assertIn("1 variants compared, 1 differ, 0 in a verdict", out)
 
+    def test_nothing_to_compare_is_an_error(self):
+        rc, out = self.run_diff({}, {})
+        self.assertEqual(rc, 2, out)
+
     def test_blank(self):
         self.assertEqual(rd.blank({"seed": 7, "a": [1.5, "x 12,000 y 4.2 ms"], "ok": True}),
                          {"a": [1.5, "x 12,000 y # ms"], "ok": True})

@@ -62,7 +62,8 @@ std::optional<quiz::Quiz> load_quiz(const course::Lesson& lesson, const course::
 // is for a question of the quiz.
 void check_pins(const course::Lesson& lesson, const quiz::Quiz& q, const fs::path& source,
                 std::vector<std::string>& out) {
-  const std::string rel = "lessons/" + lesson.id + "/quiz_test.cpp";
+  const std::string rel =
+      (course::layout::lesson_dir("", lesson.id) / "quiz_test.cpp").generic_string();
   std::map<std::string, std::string> pins =
       pinned_question_ids(course::read_text((source / rel).string()).value_or(""));
   for (const quiz::Question& question : q.questions) {

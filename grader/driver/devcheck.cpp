@@ -139,7 +139,7 @@ std::vector<std::string> layout_problems(const course::Manifest& m, const std::s
   }
   for (const std::string top : layout::kLessonFolders)
     for (const std::string& d : dirs_in(src / top))
-      // lessons/ also holds folders that are no lesson (calibration/)
+      // lessons/ may hold folders that are no lesson (shared material): only lesson ids count
       if (!ready.count(d) && (course::is_lesson_id(d) || top != layout::kLessonText))
         out.push_back(fmt::format("{}/{}/ belongs to no ready lesson in the manifest", top, d));
   return out;

@@ -1,5 +1,6 @@
 #include "progress.hpp"
 
+#include "course/layout.hpp"
 #include "course/text_file.hpp"
 
 #include <ctime>
@@ -320,9 +321,10 @@ std::string course_map(const course::Manifest& m, const Progress& p, bool color,
   out += fmt::format("\n{} of {} available lessons done ({} planned).\n", finished, ready,
                      m.lessons.size() - static_cast<std::size_t>(ready));
   if (next)
-    out +=
-        fmt::format("Next: {} — read lessons/{}/README.md, edit exercises/{}/, then run `{} {}`\n",
-                    next->id, next->id, next->id, grader_command, next->id);
+    out += fmt::format("Next: {} — read {}, edit {}/, then run `{} {}`\n", next->id,
+                       course::layout::readme("", next->id).generic_string(),
+                       course::layout::exercises("", next->id).generic_string(), grader_command,
+                       next->id);
   else if (ready > 0)
     out += "Every available lesson is done.\n";
   return out;

@@ -6,6 +6,7 @@
 
 #include "command.hpp"
 #include "course/config.hpp"
+#include "course/layout.hpp"
 #include "course/manifest.hpp"
 #include "course/report.hpp"
 #include "devnew.hpp"
@@ -29,7 +30,7 @@ class DevNew : public Subcommand {
     if (rc != course::kExitOk) return rc;
     // The new entry changes the course map: keep the README's block current (dev check checks it).
     try {
-      const course::Manifest m = course::Manifest::load(src + "/lessons/course.json");
+      const course::Manifest m = course::Manifest::load(course::layout::manifest(src).string());
       if (const std::string error = write_readme_course_map(m, src, src + "/README.md");
           !error.empty())
         fmt::print(stderr, "grader dev new: README.md's course map not updated: {}\n", error);

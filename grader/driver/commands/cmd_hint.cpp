@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "command.hpp"
+#include "course/layout.hpp"
 #include "course/report.hpp"
 
 namespace driver::cli {
@@ -55,8 +56,8 @@ int Hint::run(Context& context) {
   else
     fmt::print(
         "\nThat is the last tier: all {} hints of this step are shown. The lesson's text "
-        "explains the step in full: lessons/{}/README.md\n",
-        tiers, lesson.id);
+        "explains the step in full: {}\n",
+        tiers, course::layout::readme("", lesson.id).generic_string());
   context.progress.set_hints_seen(lesson.id, step->name, std::max(shown, seen));
   context.save_progress();
   return course::kExitOk;
