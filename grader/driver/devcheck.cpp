@@ -4,8 +4,10 @@
 #include <map>
 #include <regex>
 #include <set>
+#include <tuple>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "course/config.hpp"
 #include "course/layout.hpp"
@@ -118,10 +120,18 @@ std::vector<std::string> layout_problems(const course::Manifest& m, const std::s
     const auto solution = files_in(layout::solutions(src, l.id), ".cu");
     if (stub.empty())
       out.push_back(fmt::format("{}: {}/ has no .cu stub", l.id, rel(layout::exercises("", l.id))));
-    if (stub != solution)
-      out.push_back(fmt::format("{}: {}/ does not mirror {}/ file for file", l.id,
-                                rel(layout::solutions("", l.id)),
-                                rel(layout::exercises("", l.id))));
+    if (stub != solution) {
+      // Name the files each side lacks (or the whole folder), not only that they differ.
+      std::vector<std::string> lacking;
+      for (const auto& [have, other, side] :
+           {std::tuple{&stub, &solution, layout::solutions("", l.id)},
+            std::tuple{&solution, &stub, layout::exercises("", l.id)}})
+        for (const std::string& f : *have)
+          if (!other->count(f)) lacking.push_back(rel(side / f));
+      out.push_back(fmt::format("{}: {}/ does not mirror {}/ file for file: missing {}", l.id,
+                                rel(layout::solutions("", l.id)), rel(layout::exercises("", l.id)),
+                                fmt::join(lacking, ", ")));
+    }
     if (files_in(layout::hidden_tests(src, l.id), ".cu").empty())
       out.push_back(
           fmt::format("{}: {}/ has no hidden tests", l.id, rel(layout::hidden_tests("", l.id))));

@@ -202,4 +202,19 @@ TEST_F(CourseChecksOnACopy, TheLessonsStatedTimeMustBeTheManifests) {
   EXPECT_FALSE(contains(layout(), "minutes")) << layout();
 }
 
+// A solutions/ folder that does not mirror exercises/ names the files each side lacks.
+TEST_F(CourseChecksOnACopy, AMirrorThatDiffersNamesTheFiles) {
+  fs::create_directories(root_ / "exercises" / "42_answer");
+  fs::create_directories(root_ / "solutions" / "42_answer");
+  write("exercises/42_answer/answer.cu", "// stub\n");
+  write("exercises/42_answer/extra.cu", "// stub\n");
+  write("solutions/42_answer/answer.cu", "// solved\n");
+  write("solutions/42_answer/only_solved.cu", "// solved\n");
+  const std::string layout = joined(driver::layout_problems(manifest_, root_.string()));
+  EXPECT_TRUE(contains(layout,
+                       "solutions/42_answer/ does not mirror exercises/42_answer/ file for file: "
+                       "missing solutions/42_answer/extra.cu, exercises/42_answer/only_solved.cu"))
+      << layout;
+}
+
 }  // namespace
