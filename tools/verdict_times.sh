@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Edit-to-verdict times, as a student meets them (COURSE.md §6: a lesson's full grade, memcheck
+# Edit-to-verdict times, as a student meets them (the course's targets: a lesson's full grade, memcheck
 # included, within 5 s on our H200; one step and --quick within 2 s). For each lesson: touch the
 # kernel files in exercises/ (the one-file edit), then time
 #   grader LESSON          the full grade: rebuild, hidden tests, timing, memcheck

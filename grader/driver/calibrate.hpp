@@ -15,7 +15,8 @@ struct CalibrateOptions {
   bool write = false;  ///< also write the table into docs/measured/<GPU>.md
 };
 
-/// The points (of the ceiling) under which a gate's margin is flagged (COURSE.md section 5).
+/// The points (of the ceiling) under which a gate's margin is flagged (docs/INSTRUCTORS.md,
+/// "Calibrating on a new GPU").
 inline constexpr double kMinMarginPoints = 5;
 
 /// For every gated step: the solution's lowest fraction of the ceiling over the runs, the nearest

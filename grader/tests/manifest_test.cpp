@@ -26,8 +26,8 @@ TEST(Manifest, RealLayoutMatchesManifest) {
   EXPECT_TRUE(problems.empty()) << problems.front();
 }
 
-// The curriculum's 15 lessons (COURSE.md §9), numbered 01-15 in order; lessons added after them
-// (grader dev new 16_...) come later in the file.
+// The curriculum's 15 lessons (README.md's course map), numbered 01-15 in order; lessons added
+// after them (grader dev new 16_...) come later in the file.
 TEST(Manifest, TheFifteenLessonsOfTheCurriculumInOrder) {
   ASSERT_GE(real().lessons.size(), 15u);
   for (std::size_t i = 0; i < 15; ++i)
@@ -131,10 +131,10 @@ TEST(Manifest, GatesAboveOneOnlyAgainstALibrary) {
   EXPECT_NE(problems_with("copy", 1.02).find("outside (0, 1]"), std::string::npos);
 }
 
-// Ceilings of four kinds, per step or inherited from the lesson (COURSE.md §5): a copy rung, a
-// read rung, a library call (CUB, cuBLAS: "libraries" links the toolkit's cuBLAS), and a compute
-// rung for SM-bound steps ("rung"). A library may be beaten by a little, a rung of the same
-// geometry not.
+// Ceilings of four kinds, per step or inherited from the lesson (docs/INSTRUCTORS.md, "Adding a
+// ceiling kind"): a copy rung, a read rung, a library call (CUB, cuBLAS: "libraries" links the
+// toolkit's cuBLAS), and a compute rung for SM-bound steps ("rung"). A library may be beaten by a
+// little, a rung of the same geometry not.
 TEST(Manifest, CeilingsOfFourKindsPerStep) {
   const std::string lesson = R"({"id":"05_x","title":"t","stage":1,"status":"ready",
     "libraries":["cublas"], "ceiling":{"kind":"copy","kernel":"copy_rung"},

@@ -21,9 +21,10 @@
 // Shapes: 1x1x1; odd sizes (17, 31, 33, 1000, 4097) that are no multiple of any tile; K = 1;
 // one row and one column of C; tall and skinny; K = 4097 over many slices; multiples of 4 in K
 // and N (the float4 paths of warp_tiles) with partial tiles, and exact multiples of every tile.
-// The timing shape is 4096 x 4096 x 4096, where our anchors were measured (COURSE.md section 5):
-// a product is compute-bound, so its working set (192 MiB, 3.2x an H200's L2) matters less than
-// for a copy; the L2 is still flushed before every sample.
+// The timing shape is 4096 x 4096 x 4096, where our anchors were measured
+// (lessons/13_matmul_tiled/calibration.md): a product is compute-bound, so its working set (192
+// MiB, 3.2x an H200's L2) matters less than for a copy; the L2 is still flushed before every
+// sample.
 #include <cmath>
 #include <cstdlib>
 #include <functional>

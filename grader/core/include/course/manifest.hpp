@@ -27,8 +27,8 @@ struct Gate {
   double fraction_of_ceiling = 0;  ///< 0..1, e.g. 0.85 = 85% of the ceiling
 };
 
-/// What a step's speed is measured against (COURSE.md §5). Always timed on this GPU, in the same
-/// run, interleaved with the student's kernel; never a constant.
+/// What a step's speed is measured against (docs/INSTRUCTORS.md, "Adding a ceiling kind"). Always
+/// timed on this GPU, in the same run, interleaved with the student's kernel; never a constant.
 struct Ceiling {
   /// "copy": the copy rung, a copy kernel of the step's geometry (steps that read and write);
   /// "read": the read rung, the best read-only kernel of the same geometry (steps that only read,

@@ -2,12 +2,12 @@
 /// @brief Device buffers for hidden tests, and the sentinel bytes that tell the grader what a
 /// kernel wrote where.
 ///
-/// Sentinels (COURSE.md §4). Every output, and the guard elements after it, is filled with
-/// kOutputPoison before each launch: an element that still holds it was never written, a guard
-/// element that no longer holds it was written past the end. The guard elements after every
-/// input hold kInputGuard, a different byte, and no generated input holds either pattern
-/// (harness/data.hpp). So a kernel that copies past the end of an input into past the end of an
-/// output writes kInputGuard bytes into the output's guard, which shows as damage, never as a
+/// Sentinels (docs/INSTRUCTORS.md, "Adding a lesson"). Every output, and the guard elements after
+/// it, is filled with kOutputPoison before each launch: an element that still holds it was never
+/// written, a guard element that no longer holds it was written past the end. The guard elements
+/// after every input hold kInputGuard, a different byte, and no generated input holds either
+/// pattern (harness/data.hpp). So a kernel that copies past the end of an input into past the end
+/// of an output writes kInputGuard bytes into the output's guard, which shows as damage, never as a
 /// clean guard.
 #pragma once
 

@@ -37,10 +37,10 @@
 /// }
 /// ```
 ///
-/// What every case checks without being asked (COURSE.md §4): outputs are poisoned
-/// (kOutputPoison) before every launch and never-written elements are counted; the guard after
-/// every output must be intact ("wrote N elements past out[n-1]"); every input must be unchanged
-/// after the launch, and so must the guard after it ("wrote past the end of the input").
+/// What every case checks without being asked (docs/INSTRUCTORS.md, "Adding a lesson"): outputs are
+/// poisoned (kOutputPoison) before every launch and never-written elements are counted; the guard
+/// after every output must be intact ("wrote N elements past out[n-1]"); every input must be
+/// unchanged after the launch, and so must the guard after it ("wrote past the end of the input").
 #pragma once
 
 #include <cuda_runtime.h>
@@ -816,7 +816,8 @@ std::string name_n(const int& n);
   static void course_register_tests()
 
 // ---------------------------------------------------------------------------------------------
-// Timing shapes: every speed test's working set is at least 4x the L2 (COURSE.md §5).
+// Timing shapes: every speed test's working set is at least 4x the L2 (docs/INSTRUCTORS.md, "Threat
+// model").
 
 /// Side of a square timing matrix of `buffers` arrays of `element_bytes`-byte elements: 8192
 /// (where our gates were calibrated), doubled until the arrays are at least 4x the L2, halved
