@@ -51,10 +51,23 @@ int internal_error(const std::string& command, const std::exception& e) {
   return course::kExitInternal;
 }
 
+// The exit codes of `class grade` and `class collect`, in their --help (docs/INSTRUCTORS.md,
+// "Grading a class", says the same with examples).
+constexpr const char* kClassExitCodes =
+    "Exit codes:\n"
+    "  0    every row graded\n"
+    "  1    some rows not graded (the summary says why); wins over 3\n"
+    "  2    usage error (roster, secret, lessons, an -o that is a file, a Slurm job of the\n"
+    "       class still queued): no gradebook is made\n"
+    "  3    rows incomplete because this machine cannot grade them (no GPU)\n"
+    "  5    the grader could not work (a work tree, sbatch, the file system): no gradebook\n"
+    "  130  interrupted\n";
+
 class ClassGrade : public Subcommand {
  public:
   void add_to(CLI::App& parent, SharedOptions& shared) override {
     app_ = parent.add_subcommand("grade", "grade every submission of a roster into a gradebook");
+    app_->footer(kClassExitCodes);
     app_->add_option("roster", roster_,
                      "CSV: student,submission[,ref] (a folder, or a git repository and ref)")
         ->required();
@@ -233,6 +246,7 @@ class ClassCollect : public Subcommand {
  public:
   void add_to(CLI::App& parent, SharedOptions& shared) override {
     app_ = parent.add_subcommand("collect", "assemble the gradebook of a class folder");
+    app_->footer(kClassExitCodes);
     app_->add_option("out", out_, "the class folder")->required();
     app_->add_flag("-q,--quiet", shared.quiet, "no summary");
   }

@@ -20,6 +20,14 @@ class DevCalibrate : public Subcommand {
     app_->add_flag("--write", options_.write, "also write the table into docs/measured/<GPU>.md");
     app_->add_flag("--no-build", shared.no_build, "do not rebuild targets first");
     add_color_option(*app_, shared);
+    app_->footer(
+        "Exit codes:\n"
+        "  0  every gated step measured, no margin flagged\n"
+        "  1  a margin the table flags (too narrow, or a kernel that gave no figure)\n"
+        "  2  usage error: an unknown --lesson, no step with a speed gate, or the table could\n"
+        "     not be written\n"
+        "  3  nothing measured here: no GPU, or a build without the solution and wrong-kernel\n"
+        "     variants (use the test configuration)\n");
   }
   int run(Context& context) override {
     return dev_calibrate(context.manifest, options_, context.grade_options());
