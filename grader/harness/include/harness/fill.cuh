@@ -5,10 +5,11 @@
 ///
 /// Why on the device: the speed test gives every timed launch inputs that no earlier launch of
 /// the process has seen (docs/INSTRUCTORS.md, "Threat model"), so a kernel that remembers an
-/// earlier result cannot gain from it. Drawing 2^26 floats on the device is one write pass (about as long as the L2
-/// flush that precedes every sample), where the host would need tens of milliseconds and an
-/// upload per sample. A case of several GiB (lesson 03's 2^31 elements) is drawn and checked here
-/// from start to end, so that no 8 GiB array crosses to the host (Case::keep_on_device()).
+/// earlier result cannot gain from it. Drawing 2^26 floats on the device is one write pass (about
+/// as long as the L2 flush that precedes every sample), where the host would need tens of
+/// milliseconds and an upload per sample. A case of several GiB (lesson 03's 2^31 elements) is
+/// drawn and checked here from start to end, so that no 8 GiB array crosses to the host
+/// (Case::keep_on_device()).
 #pragma once
 
 #include <cuda_runtime.h>
