@@ -51,8 +51,8 @@ int internal_error(const std::string& command, const std::exception& e) {
   return course::kExitInternal;
 }
 
-// The exit codes of `class grade` and `class collect`, in their --help (docs/INSTRUCTORS.md,
-// "Grading a class", says the same with examples).
+// The exit codes of `class grade` and `class collect`: written here only, shown by their --help
+// (docs/INSTRUCTORS.md, "Grading a class", points to it).
 constexpr const char* kClassExitCodes =
     "Exit codes:\n"
     "  0    every row graded\n"
