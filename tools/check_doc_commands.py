@@ -7,11 +7,12 @@
 For each file given with --commands:
 
 1. Commands: every line of a fenced block marked `sh` (trailing `# comment` dropped, a line
-   ending in a backslash joined with the next, `&&` chains split), and every inline code span that starts with `./build`, `grader ` or `cmake `. A command
-   of the grader (`./build/grader`, `./build-test/grader`, `./build-solutions/grader` or `grader`:
-   all are the --grader binary) must name a real subcommand (`dev` and `class` need one of
-   theirs), whose `--help` must exit 0 and list every option the command uses; the lessons and steps it names must be ready lessons of
-   lessons/course.json. Commands that need no GPU and change nothing but the state directory
+   ending in a backslash joined with the next, `&&` chains split), and every inline code span
+   that starts with `./build`, `grader ` or `cmake `. A command of the grader (`./build/grader`,
+   `./build-test/grader`, `./build-solutions/grader` or `grader`: all are the --grader binary)
+   must name a real subcommand (`dev` and `class` need one of theirs), whose `--help` must exit 0
+   and list every option the command uses; the lessons and steps it names must be ready lessons
+   of lessons/course.json. Commands that need no GPU and change nothing but the state directory
    (the course map, `hint`, `sim`, `banks`, `dev readme` without `--write`) are run, with a
    temporary GRADER_STATE_DIR, and must exit 0; nothing is ever graded, so the check is the same
    with and without a GPU. `./build/bench` the same way with --bench (`--table` must be one of

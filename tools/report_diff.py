@@ -24,7 +24,7 @@ import sys
 
 RUN_KEYS = {"device", "seed", "ms"}  # the GPU, the inputs' seed, a test's duration
 SPEED_KEPT = {"verdict", "gate", "bytes", "flops"}  # of the speed record: not timing figures
-PROCESS_ID = re.compile(r"(?<=process )[0-9]+|(?<=0x)[0-9a-f]{8,}")  # and device addresses
+RUN_IDS = re.compile(r"(?<=process )[0-9]+|(?<=0x)[0-9a-f]{8,}")  # process ids, device addresses
 FIGURE = re.compile(r"[0-9][0-9.,]*(?=\s*(GB/s|TFLOP/s|%|ms\b|µs|us\b|s\b|pts\b|points\b|MHz|C\b"
                     r"|x\b|interleaved pairs|pairs\b|runs\b))")
 
@@ -38,7 +38,7 @@ def blank(value, key="", tree=None):
     if isinstance(value, str):
         if tree:
             value = value.replace(tree, "<tree>")
-        return FIGURE.sub("#", PROCESS_ID.sub("#", value))
+        return FIGURE.sub("#", RUN_IDS.sub("#", value))
     return value
 
 
