@@ -129,13 +129,48 @@ TEST(BuildSteps, CorrectButSlowSaysSo) {
       {"tiled_padded/C.m/1x1", course::TestStatus::passed, {}, {}, 1},
       {"tiled_padded/S.t/timed",
        course::TestStatus::failed,
-       {"too slow"},
+       {"too slow, below the gate: 1630 GB/s against a ceiling of 3622 GB/s: 45.0%"},
        speed(0.48, 0.85, "fail"),
        1}};
   const auto steps =
       course::build_steps(transpose(), {transpose().find_step("tiled_padded")}, expected, records);
   EXPECT_EQ(steps[0].status, course::StepStatus::fail);
   EXPECT_EQ(steps[0].reason, "correct, but not fast enough");
+}
+
+// A speed test that caught a wrong timed output, or a figure no whole kernel reaches, is not
+// "correct, but not fast enough", whatever the gate's verdict: a kernel that remembers results
+// (05's full_work_first_launch_only: 1,302% of CUB, verdict "impossible") was told it was correct.
+TEST(BuildSteps, ACaughtCheatIsNotCalledCorrect) {
+  const std::vector<std::string> expected = {"tiled_padded/C.m/1x1", "tiled_padded/S.t/timed"};
+  const struct {
+    const char* failure;
+    const char* verdict;
+    const char* reason;
+  } cases[] = {
+      {"the timed results were wrong: timed launch 38 of 40 (8192x8192), on inputs of its own, "
+       "left a wrong output: out: 67108864 of 67108864 elements wrong",
+       "impossible", "the timed results were wrong"},
+      {"the timed results were wrong: timed launch 3 of 10 (8192x8192) ...", "fail",
+       "the timed results were wrong"},
+      {"the timed results were wrong: timed launch 3 of 10 (8192x8192) ...", "pass",
+       "the timed results were wrong"},
+      {"rejected: 12000 GB/s against a ceiling of 3622 GB/s: measured 331% of the ceiling",
+       "impossible", "faster than a kernel doing the whole task can reach: rejected"},
+  };
+  for (const auto& c : cases) {
+    const std::vector<TestRecord> records = {
+        {"tiled_padded/C.m/1x1", course::TestStatus::passed, {}, {}, 1},
+        {"tiled_padded/S.t/timed",
+         course::TestStatus::failed,
+         {c.failure},
+         speed(3.3, 0.85, c.verdict),
+         1}};
+    const auto steps = course::build_steps(transpose(), {transpose().find_step("tiled_padded")},
+                                           expected, records);
+    EXPECT_EQ(steps[0].status, course::StepStatus::fail) << c.failure;
+    EXPECT_EQ(steps[0].reason, c.reason) << c.failure;
+  }
 }
 
 // A skipped step (03's large cases under --quick) is counted apart: "1 of 2 steps passed" alone

@@ -8,6 +8,8 @@
 #include <map>
 #include <utility>
 
+#include "course/protocol.hpp"
+
 namespace course {
 
 using nlohmann::json;
@@ -115,6 +117,19 @@ void count_skip_reason(StepReport& s, std::string reason) {
   s.skip_reasons.emplace_back(reason, 1);
 }
 
+// The step's reason when its only failed test is the speed test: "correct, but not fast enough"
+// only when that test says the kernel was below the gate. A speed test that caught wrong timed
+// outputs, or a figure no whole kernel can reach, says so (a kernel that remembers results was
+// told it was correct); "" for any other failure.
+std::string speed_failure_reason(const TestRecord& speed_test) {
+  const std::string said = speed_test.failures.empty() ? "" : speed_test.failures.front();
+  if (said.find(protocol::kBelowGate) != std::string::npos) return "correct, but not fast enough";
+  if (said.rfind(protocol::kTimedResultsWrong, 0) == 0) return protocol::kTimedResultsWrong;
+  if (said.rfind(protocol::kRejected, 0) == 0)
+    return "faster than a kernel doing the whole task can reach: rejected";
+  return "";
+}
+
 }  // namespace
 
 std::vector<StepReport> build_steps(const Lesson& lesson, const std::vector<const Step*>& steps,
@@ -159,13 +174,15 @@ std::vector<StepReport> build_steps(const Lesson& lesson, const std::vector<cons
     } else {
       s.status = StepStatus::fail;
       const TestRecord& first = s.problems.front();
+      std::string why;
       if (first.status == TestStatus::crashed || first.status == TestStatus::timed_out ||
           first.status == TestStatus::not_run)
-        s.reason = first.failures.empty() ? to_string(first.status) : first.failures.front();
-      else if (s.speed && s.tests_passed == s.tests_total - 1 && s.speed->verdict != Verdict::pass)
-        s.reason = "correct, but not fast enough";
-      else
-        s.reason = fmt::format("{} of {} hidden tests failed", s.problems.size(), s.tests_total);
+        why = first.failures.empty() ? to_string(first.status) : first.failures.front();
+      else if (s.speed && s.tests_passed == s.tests_total - 1)  // only the speed test failed
+        why = speed_failure_reason(first);
+      s.reason = why.empty()
+                     ? fmt::format("{} of {} hidden tests failed", s.problems.size(), s.tests_total)
+                     : why;
     }
     out.push_back(std::move(s));
   }

@@ -156,8 +156,9 @@ void run_host_speed(const std::string& lesson, const std::string& step,
           course::summarize(t.ceiling_ms).median, t.ceiling_gbps, d.reason,
           advice.empty() ? "" : ". " + advice);
     } else if (d.verdict == course::Verdict::impossible) {
-      ADD_FAILURE() << fmt::format("rejected: {:.1f} GB/s against a ceiling of {:.1f} GB/s: {}",
-                                   t.student_gbps, t.ceiling_gbps, d.reason);
+      ADD_FAILURE() << fmt::format("{}: {:.1f} GB/s against a ceiling of {:.1f} GB/s: {}",
+                                   course::protocol::kRejected, t.student_gbps, t.ceiling_gbps,
+                                   d.reason);
     }
   } catch (const CudaError& e) {
     ADD_FAILURE() << "while timing on " << lesson << "." << step << ": " << e.what();

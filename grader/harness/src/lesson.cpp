@@ -536,12 +536,13 @@ void run_speed(const std::string& lesson, const std::string& step,
     for (std::size_t k = 0; k < kept.size(); ++k)
       if (!wrong[k].empty()) {
         ADD_FAILURE() << fmt::format(
-            "the timed results were wrong: timed launch {} of {} ({}), on inputs of its own, "
+            "{}: timed launch {} of {} ({}), on inputs of its own, "
             "left a wrong output: {}. The first, untimed launch on this shape was right, so the "
             "result depends on something besides the input: an earlier launch (a remembered "
             "result) or a race between threads (run --sanitize). The course checks the outputs "
             "of timed launches chosen at random",
-            kept[k].pair + 1, t.ratio.size(), shape, wrong[k].front());
+            course::protocol::kTimedResultsWrong, kept[k].pair + 1, t.ratio.size(), shape,
+            wrong[k].front());
         return;
       }
     if (d.verdict == course::Verdict::fail)
@@ -549,8 +550,9 @@ void run_speed(const std::string& lesson, const std::string& step,
                                    course::protocol::kBelowGate, t.student_gbps, t.ceiling_gbps,
                                    d.reason);
     else if (d.verdict == course::Verdict::impossible)
-      ADD_FAILURE() << fmt::format("rejected: {:.0f} GB/s against a ceiling of {:.0f} GB/s: {}",
-                                   t.student_gbps, t.ceiling_gbps, d.reason);
+      ADD_FAILURE() << fmt::format("{}: {:.0f} GB/s against a ceiling of {:.0f} GB/s: {}",
+                                   course::protocol::kRejected, t.student_gbps, t.ceiling_gbps,
+                                   d.reason);
   } catch (const CudaError& e) {
     ADD_FAILURE() << "while timing on " << lesson << "." << step << ": " << e.what();
   }

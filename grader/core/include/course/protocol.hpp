@@ -32,6 +32,12 @@ inline constexpr const char* kQuickSkipPrefix = "quick mode: ";
 /// step's gate ("too slow, below the gate: ..."); the catalogue's near misses name it as their
 /// diagnosis, and `grader dev calibrate` times only those against the gate.
 inline constexpr const char* kBelowGate = "below the gate";
+/// The words that open a speed test's failure when an output of a timed launch was wrong (a kernel
+/// that remembers results, or races): the step's reason repeats them (report.cpp).
+inline constexpr const char* kTimedResultsWrong = "the timed results were wrong";
+/// The word that opens a speed test's failure when its figure is above the ceiling's impossible
+/// bound (course::Ceiling::impossible_above()).
+inline constexpr const char* kRejected = "rejected";
 
 /// Exit code of a hidden-test process that found no usable GPU (also the grader's: see
 /// course::kExitNoGpu in course/report.hpp).
