@@ -66,15 +66,23 @@ NcuResult run_ncu(const std::string& ncu, const std::string& kernels,
   }
   std::error_code ec;
   fs::create_directories(dir, ec);
-  const std::string report = (fs::path(dir) / "profile").string();
+  const std::string csv_file = (fs::path(dir) / "metrics.csv").string();
   std::vector<std::string> cmd = {ncu};
-  for (const std::string& a : course::profile::ncu_profile_args(kernels, report)) cmd.push_back(a);
+  for (const std::string& a : course::profile::ncu_csv_args(kernels, csv_file)) cmd.push_back(a);
   cmd.insert(cmd.end(), program.begin(), program.end());
   const Ran profiled = run(cmd);
-  r.output = tail(profiled.output);
+  // ncu's own lines (==PROF==, ==ERROR==, the CSV) go to csv_file, the program's to the pipe.
+  std::string csv;
+  if (FILE* f = std::fopen(csv_file.c_str(), "r")) {
+    char buf[4096];
+    std::size_t got = 0;
+    while ((got = std::fread(buf, 1, sizeof buf, f)) > 0) csv.append(buf, got);
+    std::fclose(f);
+  }
+  r.output = tail(profiled.output + (csv.empty() ? "" : "\n" + csv));
   // ncu reports the permission error on its own lines (==ERROR== ERR_NVGPUCTRPERM ...) and still
   // runs the program, so the program's exit code says nothing about it: look for it first.
-  if (profiled.output.find("ERR_NVGPUCTRPERM") != std::string::npos) {
+  if ((profiled.output + csv).find("ERR_NVGPUCTRPERM") != std::string::npos) {
     r.outcome = NcuResult::Outcome::not_permitted;
     return r;
   }
@@ -85,14 +93,11 @@ NcuResult run_ncu(const std::string& ncu, const std::string& kernels,
                     : NcuResult::Outcome::error;
     return r;
   }
-  std::vector<std::string> import = {ncu};
-  for (const std::string& a : course::profile::ncu_import_args(report)) import.push_back(a);
-  const Ran csv = run(import);
   try {
-    r.kernels = course::profile::parse_ncu_csv(csv.output);
+    r.kernels = course::profile::parse_ncu_csv(csv);
   } catch (const std::exception& e) {
     r.outcome = NcuResult::Outcome::error;
-    r.output = tail(profiled.output + "\n" + csv.output);
+    r.output = tail(r.output + "\n" + e.what());
     return r;
   }
   r.outcome = r.kernels.empty() ? NcuResult::Outcome::no_kernels : NcuResult::Outcome::metrics;

@@ -52,21 +52,46 @@ TEST_F(Ncu, FailedCasesAreNotAProfilerProblem) {
             NcuResult::Outcome::program_failed);
 }
 
-TEST_F(Ncu, ReadsTheExportedReportBack) {
-  // The profiling run succeeds; the import prints the CSV of one kernel.
-  const std::string ncu = fake_ncu(
-      "case \"$1\" in --import) ;; *) exit 0 ;; esac\n"
-      "echo '\"ID\",\"Kernel Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"'\n"
-      "echo '\"0\",\"ns::mix_channels(const float *, float *, const float *, long long)\","
-      "\"launch__registers_per_thread\",\"register/thread\",\"40\"'\n"
-      "echo '\"0\",\"ns::mix_channels(const float *, float *, const float *, long long)\","
-      "\"sm__warps_active.avg.pct_of_peak_sustained_active\",\"%\",\"71.5\"'");
+// A stand-in body that writes `lines` (sh words) to the file after --log-file, as ncu does with
+// its own output, and runs nothing.
+std::string writes_log_file(const std::string& lines) {
+  return "while [ $# -gt 0 ]; do [ \"$1\" = --log-file ] && log=$2; shift; done\n"
+         "[ -n \"$log\" ] || { echo 'no --log-file'; exit 9; }\n"
+         "printf '%s\\n' " +
+         lines + " > \"$log\"";
+}
+
+TEST_F(Ncu, ReadsTheMetricsFromItsLogFile) {
+  // One ncu process: the CSV comes from --log-file, after ncu's ==PROF== lines.
+  const std::string ncu = fake_ncu(writes_log_file(
+      "'==PROF== Connected to process 1' "
+      "'\"ID\",\"Kernel Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"' "
+      "'\"0\",\"ns::mix_channels(const float *, float *, const float *, long long)\","
+      "\"launch__registers_per_thread\",\"register/thread\",\"40\"' "
+      "'\"0\",\"ns::mix_channels(const float *, float *, const float *, long long)\","
+      "\"sm__warps_active.avg.pct_of_peak_sustained_active\",\"%\",\"71.5\"'"));
   const NcuResult r = harness::run_ncu(ncu, "mix_channels", {"true"}, (dir_ / "out").string());
   ASSERT_EQ(r.outcome, NcuResult::Outcome::metrics) << r.output;
   ASSERT_EQ(r.kernels.size(), 1u);
   EXPECT_EQ(r.kernels[0].kernel, "mix_channels");
   EXPECT_DOUBLE_EQ(r.kernels[0].registers, 40);
   EXPECT_DOUBLE_EQ(r.kernels[0].occupancy_pct, 71.5);
+}
+
+TEST_F(Ncu, CountersNotPermittedInItsLogFile) {
+  // With --log-file, ncu's ==ERROR== line is in the file, not on the pipe.
+  const std::string ncu = fake_ncu(writes_log_file(
+      "'==ERROR== ERR_NVGPUCTRPERM - The user does not have permission to access NVIDIA GPU "
+      "Performance Counters on the target device 0.'"));
+  EXPECT_EQ(harness::run_ncu(ncu, "k", {"true"}, (dir_ / "out").string()).outcome,
+            NcuResult::Outcome::not_permitted);
+}
+
+TEST_F(Ncu, NoCsvIsAnError) {
+  const std::string ncu = fake_ncu(writes_log_file("'==PROF== Disconnected from process 1'"));
+  const NcuResult r = harness::run_ncu(ncu, "k", {"true"}, (dir_ / "out").string());
+  EXPECT_EQ(r.outcome, NcuResult::Outcome::error);
+  EXPECT_NE(r.output.find("no Nsight Compute CSV header"), std::string::npos) << r.output;
 }
 
 TEST_F(Ncu, NoNcuIsNotFound) {

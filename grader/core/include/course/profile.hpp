@@ -32,6 +32,15 @@ std::vector<std::string> ncu_profile_args(const std::string& kernels_regex,
 /// back as CSV, the form parse_ncu_csv() reads.
 std::vector<std::string> ncu_import_args(const std::string& report);
 
+/// The arguments, after the ncu executable and before the profiled program, of a run that keeps
+/// no report: the same choices as ncu_profile_args(), but the metrics are printed as CSV (the
+/// details page, what ncu_import_args() reads back) into `csv_file` (`--log-file`: ncu's own
+/// lines go there too, the program's output does not). One ncu process instead of two: on our
+/// H200 a second process importing the report cost 0.6 s of lesson 15's profile step
+/// (docs/measured/H200.md, thirteenth session).
+std::vector<std::string> ncu_csv_args(const std::string& kernels_regex,
+                                      const std::string& csv_file);
+
 /// One kernel's figures. Percentages are 0..100 of the hardware's sustained peak; counts are
 /// per launch. A value ncu did not report stays negative.
 struct KernelMetrics {

@@ -24,9 +24,9 @@ struct NcuResult {
   std::string output;  ///< what ncu and the profiled program printed (the last 4,000 characters)
 };
 
-/// Runs `ncu` with course::profile::ncu_profile_args(KERNELS, DIR/profile) on PROGRAM ARGS...
-/// and reads the report back with course::profile::ncu_import_args(). Clocks are left as found
-/// (never locked).
+/// Runs `ncu` with course::profile::ncu_csv_args(KERNELS, DIR/metrics.csv) on PROGRAM ARGS...
+/// (one ncu process, no report kept) and reads the metrics from that CSV. Clocks are left as
+/// found (never locked).
 /// @param ncu     from course::profile::find_ncu() ("" gives not_found)
 /// @param kernels regex over kernel names, e.g. "mix_channels|segment_scan"
 /// @param program the program and its arguments (this test binary with a --gtest_filter)
