@@ -141,6 +141,24 @@ TEST(Sampling, CertainVerdictsStopEarly) {
   EXPECT_EQ(course::sampling_state(around(1.03, 0.002), 0.85, 10, 0.1, p, 1.2), S::certain);
 }
 
+// A step without a gate: its figure informs, so a certain one stops at 5 pairs; near the
+// impossible bound or noisy it samples as a gated step does. A gated step's policy is unchanged.
+TEST(Sampling, StepsWithoutAGateStopAtFivePairsWhenCertain) {
+  using S = course::SamplingState;
+  const course::SamplingPolicy ungated = course::sampling_policy(std::nullopt);
+  EXPECT_EQ(course::sampling_state(around(0.11, 0.002), std::nullopt, 4, 0.1, ungated),
+            S::below_min_pairs);
+  EXPECT_EQ(course::sampling_state(around(0.11, 0.002), std::nullopt, 5, 0.1, ungated), S::certain);
+  EXPECT_EQ(course::sampling_state(around(1.03, 0.002), std::nullopt, 5, 0.1, ungated),
+            S::below_min_pairs);
+  EXPECT_EQ(course::sampling_state(around(0.5, 0.05), std::nullopt, 5, 0.1, ungated),
+            S::below_min_pairs);
+  const course::SamplingPolicy gated = course::sampling_policy(0.85);
+  EXPECT_EQ(gated.early_pairs, course::SamplingPolicy{}.early_pairs);
+  EXPECT_EQ(gated.min_pairs, course::SamplingPolicy{}.min_pairs);
+  EXPECT_EQ(course::sampling_state(around(0.97, 0.005), 0.85, 5, 0.1, gated), S::below_min_pairs);
+}
+
 TEST(Remeasure, FirstStraddlingCheckIsKept) {
   using S = course::SamplingState;
   std::size_t r = 0;

@@ -59,6 +59,12 @@ SamplingState sampling_state(const Summary& ratio, std::optional<double> gate, s
                                                        : SamplingState::settled;
 }
 
+SamplingPolicy sampling_policy(std::optional<double> gate) {
+  SamplingPolicy p;
+  if (!gate) p.early_pairs = kUngatedPairs;
+  return p;
+}
+
 bool keep_sampling(SamplingState state) {
   return state == SamplingState::below_min_pairs || state == SamplingState::straddles_gate ||
          state == SamplingState::too_wide;

@@ -497,7 +497,7 @@ void run_speed(const std::string& lesson, const std::string& step,
                     }};
     const course::ClockSample before = sample_clocks();
     const PairedTiming t = time_pairs(k, c->task_bytes(), gate, s.ceiling.impossible_above(),
-                                      course::SamplingPolicy{}, flusher);
+                                      course::sampling_policy(gate), flusher);
     record_clocks(before, sample_clocks());
     const course::GateDecision d =
         course::decide_gate(t.ratio_summary, gate, s.ceiling.impossible_above());

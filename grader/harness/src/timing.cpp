@@ -1,5 +1,6 @@
 #include "harness/timing.hpp"
 
+#include <algorithm>
 #include <chrono>
 
 #include "harness/cuda_check.hpp"
@@ -75,11 +76,13 @@ PairedTiming time_pairs(const TimedLaunches& k, double bytes, std::optional<doub
   wait(stream, "warm-up launches");
 
   PairedTiming t;
-  Events ev(4 * kBatch);
+  // A policy that may stop sooner than a batch (a step without a gate) takes smaller batches.
+  const std::size_t batch = std::clamp<std::size_t>(policy.early_pairs, 1, kBatch);
+  Events ev(4 * batch);
   const auto start = std::chrono::steady_clock::now();
   for (;;) {
     reset_persisting_l2();  // the stream is idle here: the reset precedes the whole batch
-    for (std::size_t i = 0; i < kBatch; ++i) {
+    for (std::size_t i = 0; i < batch; ++i) {
       prepare();
       check(cudaEventRecord(ev.list[4 * i], stream), "cudaEventRecord");
       check(k.ceiling(stream), "launch the ceiling kernel");
@@ -92,7 +95,7 @@ PairedTiming time_pairs(const TimedLaunches& k, double bytes, std::optional<doub
       if (k.after_student) k.after_student(student_launch, t.ratio.size() + i, stream);
     }
     wait(stream, "timed launches");
-    for (std::size_t i = 0; i < kBatch; ++i) {
+    for (std::size_t i = 0; i < batch; ++i) {
       const double c = ev.ms(4 * i, 4 * i + 1), s = ev.ms(4 * i + 2, 4 * i + 3);
       t.ceiling_ms.push_back(c);
       t.student_ms.push_back(s);

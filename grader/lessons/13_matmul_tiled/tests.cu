@@ -226,8 +226,11 @@ void product_case(harness::Case& c, Step step, const Shape& s) {
                   product_advice(s.K, [&device](std::size_t i) { return device.at(i); }));
     return;
   }
-  const matmul_tiled::HostProduct host =
-      matmul_tiled::host_product(A.host(), B.host(), s.M, s.N, s.K);
+  // Rows on every core: the product is O(M N K) host work, the rest of a case O(M N + K (M + N)).
+  const matmul_tiled::HostProduct host = matmul_tiled::host_product(
+      A.host(), B.host(), s.M, s.N, s.K, [&s](std::size_t rows, const auto& body) {
+        harness::parallel_for(rows, body, static_cast<std::size_t>(s.N) * s.K);
+      });
   const std::vector<double> tolerance = host.tolerance(s.K);
   device.vouch(host, tolerance, c);
   c.expect_near(C, host.exact, tolerance, harness::row_major(s.N),

@@ -59,6 +59,16 @@ struct SamplingPolicy {
   double max_seconds = 5.0;  ///< wall-clock cap on the timing loop
 };
 
+/// The policy of a timed step: SamplingPolicy{} when it has a speed gate. Without one its figure
+/// only informs, so a certain one (tight, and clear of the impossible bound) stops after
+/// kUngatedPairs pairs instead of 10; anything else samples as with a gate. On our H200 lesson
+/// 13's two steps without a gate spent 0.73 s of a full grade timing 10 pairs of 4096^3 products
+/// (docs/measured/H200.md, twelfth session).
+SamplingPolicy sampling_policy(std::optional<double> gate);
+
+/// Pairs after which a step without a speed gate may stop (sampling_policy()).
+inline constexpr std::size_t kUngatedPairs = 5;
+
 /// Where sampling stands at one check (one batch of pairs taken), and why: the reason
 /// keep_sampling() goes on or stops. The first that applies, in this order.
 enum class SamplingState {

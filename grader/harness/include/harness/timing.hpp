@@ -88,7 +88,8 @@ struct TimedLaunches {
 };
 
 /// Times `k.ceiling` and `k.student` alternately, each launch after k.prepare, an L2 flush and
-/// between two CUDA events: three untimed warm-up pairs, then batches of 10 pairs until
+/// between two CUDA events: three untimed warm-up pairs, then batches of 10 pairs (of
+/// policy.early_pairs, when fewer: course::sampling_policy() of a step without a gate) until
 /// course::keep_sampling() says stop. After each batch the course::sampling_state() is folded
 /// into PairedTiming::first_straddle_pairs, so the result says whether the gate made the loop go
 /// on.
