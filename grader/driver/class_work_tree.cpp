@@ -24,22 +24,6 @@ namespace driver {
 
 namespace fs = std::filesystem;
 
-FileLock::FileLock(const fs::path& path, bool wait) {
-  fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (fd_ < 0) return;
-  int rc;
-  while ((rc = ::flock(fd_, wait ? LOCK_EX : LOCK_EX | LOCK_NB)) != 0 && errno == EINTR) {
-  }
-  if (rc != 0) {
-    ::close(fd_);
-    fd_ = -1;
-  }
-}
-
-FileLock::~FileLock() {
-  if (fd_ >= 0) ::close(fd_);
-}
-
 // The clean course, extracted from OUT/course.tar into <work>/course once per course fingerprint.
 fs::path course_copy(const ClassDir& dir, const ClassSettings& s, const fs::path& work) {
   fs::create_directories(work);

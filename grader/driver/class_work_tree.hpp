@@ -10,26 +10,9 @@
 
 #include "class_setup.hpp"
 #include "class_submission.hpp"
+#include "run_lock.hpp"  // FileLock
 
 namespace driver {
-
-/// An exclusive flock on a file, held until destroyed (also when the process dies).
-class FileLock {
- public:
-  FileLock() = default;
-  /// Blocks until the lock is had (wait) or returns unlocked when another holds it (!wait).
-  FileLock(const std::filesystem::path& path, bool wait);
-  FileLock(FileLock&& o) noexcept : fd_(o.fd_) { o.fd_ = -1; }
-  FileLock& operator=(FileLock&& o) noexcept {
-    std::swap(fd_, o.fd_);
-    return *this;
-  }
-  ~FileLock();
-  bool held() const { return fd_ >= 0; }
-
- private:
-  int fd_ = -1;
-};
 
 /// The clean course, extracted from OUT/course.tar into <work>/course once per course fingerprint.
 std::filesystem::path course_copy(const ClassDir& dir, const ClassSettings& s,

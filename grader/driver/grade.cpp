@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <optional>
+#include <thread>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>  // fmt::join (in format.h before fmt 11)
@@ -139,32 +141,109 @@ bool memcheck_can_run(const GradeOptions& o, bool any_passed, course::LessonRepo
   return true;
 }
 
+// compute-sanitizer memcheck beside the hidden tests of a grade (RunKind::grade): started with
+// them, on the small shapes of every selected step, in a thread of its own, while the test
+// process's correctness cases run (they cannot change each other's verdicts); the test process's
+// timed and profiled tests wait until it is done (--quiet-gpu-lock, harness/quiet_gpu.hpp). It
+// keeps the tests' time limits, so a kernel that hangs costs it no more than it costs the tests. A
+// step that passed, and whose tests failed or hung under it, is checked again afterwards with
+// memcheck's own limits (memcheck_passed_steps()).
+class MemcheckBeside {
+ public:
+  MemcheckBeside(const course::Lesson& lesson, const std::vector<const course::Step*>& steps,
+                 const GradeOptions& o) {
+    if (o.kind != course::RunKind::grade || steps.empty()) return;
+    std::string why;
+    const std::string sanitizer = usable_sanitizer(o, why);
+    if (sanitizer.empty()) return;
+    lock_path_ = (runs_dir(o) / (target_name(lesson.id, o.variant) + ".quiet-gpu.lock")).string();
+    held_.emplace(lock_path_, true);
+    if (!held_->held()) {  // no lock to hand over: memcheck runs after the tests, as it can
+      held_.reset();
+      lock_path_.clear();
+      return;
+    }
+    GradeOptions beside = o;
+    beside.status_messages = false;  // the grade says it once
+    thread_ = std::thread([this, &lesson, steps, beside, sanitizer] {
+      try {
+        nlohmann::json device;
+        course::LessonReport report;
+        ran_ = run_steps_under_tool(lesson, steps, beside, {sanitizer, "memcheck", true}, device,
+                                    report, under_);
+      } catch (...) {
+        ran_ = false;  // checked again after the tests
+      }
+      held_.reset();  // the GPU is quiet: the timed tests may start
+    });
+  }
+  ~MemcheckBeside() { join(); }
+  MemcheckBeside(const MemcheckBeside&) = delete;
+  MemcheckBeside& operator=(const MemcheckBeside&) = delete;
+
+  /// The file the test process waits on (GradeOptions::quiet_gpu_lock); "" when nothing runs.
+  const std::string& lock_path() const { return lock_path_; }
+
+  /// Waits for the run; then its record of `step` when the run's verdict on it stands: clean, or
+  /// errors found (a finding is one whatever the time limits). nullptr when it did not run, or
+  /// when tests of the step failed or hung under it (checked again, with memcheck's own limits).
+  const StepUnderTool* usable(const std::string& step) {
+    join();
+    const auto it = under_.find(step);
+    if (!ran_ || it == under_.end()) return nullptr;
+    TestRecord unused;
+    const course::StepMemcheck v =
+        memcheck_verdict(step, it->second.found, it->second.records, it->second.log_path, unused);
+    return v == course::StepMemcheck::clean || v == course::StepMemcheck::errors ? &it->second
+                                                                                 : nullptr;
+  }
+
+ private:
+  void join() {
+    if (thread_.joinable()) thread_.join();
+  }
+  std::string lock_path_;
+  std::optional<FileLock> held_;
+  std::thread thread_;
+  bool ran_ = false;
+  std::map<std::string, StepUnderTool> under_;
+};
+
 // The default grade's last stage: compute-sanitizer memcheck on the small shapes of the steps
-// that passed their tests and gate, all in one run (a fresh process only after a finding). Sets
-// the lesson's memcheck fields; returns each checked step's record and every step's verdict.
+// that passed their tests and gate. A step on which `beside` has a verdict keeps it; the others run
+// again, all in one run (a fresh process only after a finding). Sets the lesson's memcheck fields;
+// returns each checked step's record and every step's verdict.
 MemcheckChecks memcheck_passed_steps(const course::Lesson& lesson, const GradeOptions& o,
-                                     course::LessonReport& report) {
+                                     MemcheckBeside& beside, course::LessonReport& report) {
   MemcheckChecks stage;
   std::vector<const course::Step*> todo;
-  std::vector<std::string> names;
   for (const course::StepReport& s : report.steps) {
     stage.verdict[s.name] = course::StepMemcheck::not_run;
     if (s.status != course::StepStatus::pass) continue;
     todo.push_back(lesson.find_step(s.name));
-    names.push_back(s.name);
   }
   std::string sanitizer;
   if (!memcheck_can_run(o, !todo.empty(), report, sanitizer)) return stage;
-  if (o.status_messages)
-    fmt::print(stderr, "compute-sanitizer memcheck on the small shapes of {} ...\n",
-               fmt::format("{}", fmt::join(names, ", ")));
   std::map<std::string, StepUnderTool> under;
-  nlohmann::json device;  // the grade's own run has the device record already
-  course::LessonReport broke = labelled_report(lesson, o);  // says why, if the tests did not run
-  if (!run_steps_under_tool(lesson, todo, o, {sanitizer, "memcheck"}, device, broke, under)) {
-    report.memcheck = course::LessonMemcheck::failed;
-    report.memcheck_note = "not run: " + broke.message + kGradedWithoutMemcheck;
-    return stage;
+  std::vector<const course::Step*> again;
+  std::vector<std::string> names;
+  for (const course::Step* s : todo) {
+    if (const StepUnderTool* u = beside.usable(s->name))
+      under[s->name] = *u;
+    else
+      again.push_back(s), names.push_back(s->name);
+  }
+  if (!again.empty()) {
+    if (o.status_messages)
+      fmt::print(stderr, "compute-sanitizer memcheck on the small shapes of {} ...\n",
+                 fmt::format("{}", fmt::join(names, ", ")));
+    nlohmann::json device;  // the grade's own run has the device record already
+    course::LessonReport broke = labelled_report(lesson, o);  // says why, if the tests did not run
+    if (!run_steps_under_tool(lesson, again, o, {sanitizer, "memcheck"}, device, broke, under)) {
+      report.memcheck = course::LessonMemcheck::failed;
+      report.memcheck_note = "not run: " + broke.message + kGradedWithoutMemcheck;
+      return stage;
+    }
   }
   for (const course::Step* s : todo) {
     TestRecord record;
@@ -183,8 +262,13 @@ course::LessonReport grade_holding_lock(const course::Selection& sel, const Grad
   course::LessonReport report;
   if (!prepare(*sel.lesson, o, report)) return report;
   std::vector<const course::Step*> steps = selected_steps(sel);
+  MemcheckBeside beside(*sel.lesson, steps, o);
+  GradeOptions tests = o;
+  tests.quiet_gpu_lock = beside.lock_path();
+  if (o.status_messages && !beside.lock_path().empty())
+    fmt::print(stderr, "compute-sanitizer memcheck on the small shapes, beside the tests ...\n");
   TestRun run;
-  if (!run_tests(*sel.lesson, steps, o, device, report, run)) return report;
+  if (!run_tests(*sel.lesson, steps, tests, device, report, run)) return report;
   if (o.speed_tests_only)  // a step without a timed test (no gate, or host-only) has nothing here
     steps.erase(std::remove_if(steps.begin(), steps.end(),
                                [&](const course::Step* s) {
@@ -201,7 +285,7 @@ course::LessonReport grade_holding_lock(const course::Selection& sel, const Grad
     return report;
   }
   decide(*sel.lesson, steps, run, report);
-  const MemcheckChecks stage = memcheck_passed_steps(*sel.lesson, o, report);
+  const MemcheckChecks stage = memcheck_passed_steps(*sel.lesson, o, beside, report);
   if (!stage.checks.records.empty()) {
     // Listed first: a memcheck finding is the step's problem, whatever else it shows.
     run.expected.insert(run.expected.begin(), stage.checks.expected.begin(),

@@ -45,6 +45,9 @@ struct GradeOptions {
   /// compute-sanitizer for the memcheck stage and RunKind::sanitize ("" = find_sanitizer()); tests
   /// pass a stand-in.
   std::string sanitizer;
+  /// The hidden tests' --quiet-gpu-lock: their timed and profiled tests wait for an flock on this
+  /// file, which the grade holds while memcheck runs beside them (grade.cpp); "" = none.
+  std::string quiet_gpu_lock;
 
   /// Makes this run the grader's --quick (also `grader class --quick`): RunKind::quick, and the
   /// cases that need several GiB skipped.

@@ -12,6 +12,7 @@
 #include <csignal>
 #include <cstring>
 #include <fstream>
+#include <mutex>
 #include <optional>
 #include <sstream>
 #include <thread>
@@ -34,31 +35,46 @@ extern "C" void remember_stop_signal(int sig) {
 // While a test process runs, those signals only set stop_signal; the destructor restores what was
 // there before. The test process has its own process group (so that a kill reaches everything it
 // started), which also keeps the terminal's Ctrl-C from reaching it: the grader must pass it on.
+// Two test processes may be watched at once (the default grade runs memcheck beside the hidden
+// tests, on two threads): the first watcher installs the handlers, the last restores them, and
+// every watcher kills its own process when stop_signal is set.
 class StopSignals {
  public:
   StopSignals() {
+    const std::lock_guard<std::mutex> hold(state().mutex);
+    if (state().watchers++ > 0) return;
     struct sigaction catch_it {};
     catch_it.sa_handler = remember_stop_signal;
     sigemptyset(&catch_it.sa_mask);
     for (int i = 0; i < 3; ++i) {
-      sigaction(kSignals[i], nullptr, &old_[i]);
+      sigaction(kSignals[i], nullptr, &state().old[i]);
       // Ignored on entry (a background job of a script, nohup): the grader was told not to stop
       // on it, so it must not stop the test process on it either.
-      caught_[i] = old_[i].sa_handler != SIG_IGN;
-      if (caught_[i]) sigaction(kSignals[i], &catch_it, nullptr);
+      state().caught[i] = state().old[i].sa_handler != SIG_IGN;
+      if (state().caught[i]) sigaction(kSignals[i], &catch_it, nullptr);
     }
   }
   ~StopSignals() {
+    const std::lock_guard<std::mutex> hold(state().mutex);
+    if (--state().watchers > 0) return;
     for (int i = 0; i < 3; ++i)
-      if (caught_[i]) sigaction(kSignals[i], &old_[i], nullptr);
+      if (state().caught[i]) sigaction(kSignals[i], &state().old[i], nullptr);
   }
   StopSignals(const StopSignals&) = delete;
   StopSignals& operator=(const StopSignals&) = delete;
 
  private:
   static constexpr int kSignals[3] = {SIGINT, SIGTERM, SIGHUP};
-  struct sigaction old_[3]{};
-  bool caught_[3] = {};
+  struct State {
+    std::mutex mutex;
+    int watchers = 0;
+    struct sigaction old[3]{};
+    bool caught[3] = {};
+  };
+  static State& state() {
+    static State s;
+    return s;
+  }
 };
 
 std::vector<char*> c_argv(const std::vector<std::string>& argv) {
@@ -73,13 +89,17 @@ std::vector<char*> c_argv(const std::vector<std::string>& argv) {
 Captured run_capture(const std::vector<std::string>& argv, const std::string& cwd,
                      const std::string* input) {
   Captured result;
+  // Close-on-exec: a child that another thread starts meanwhile (memcheck beside the tests) must
+  // not keep this pipe open, or the read below would wait for that child to end. dup2() gives the
+  // child's own ends without the flag.
   int fds[2], in[2] = {-1, -1};
-  if (pipe(fds) != 0) return result;
-  if (input && pipe(in) != 0) {
+  if (pipe2(fds, O_CLOEXEC) != 0) return result;
+  if (input && pipe2(in, O_CLOEXEC) != 0) {
     close(fds[0]);
     close(fds[1]);
     return result;
   }
+  std::vector<char*> args = c_argv(argv);  // before fork(): the child only calls exec
   const pid_t pid = fork();
   if (pid < 0) {
     for (int fd : {fds[0], fds[1], in[0], in[1]})
@@ -97,7 +117,6 @@ Captured run_capture(const std::vector<std::string>& argv, const std::string& cw
       close(in[1]);
     }
     if (!cwd.empty() && chdir(cwd.c_str()) != 0) _exit(127);
-    std::vector<char*> args = c_argv(argv);
     execvp(args[0], args.data());
     std::fprintf(stderr, "cannot run %s: %s\n", args[0], std::strerror(errno));
     _exit(127);
@@ -131,6 +150,7 @@ Captured run_capture(const std::vector<std::string>& argv, const std::string& cw
 }
 
 int start_in_own_group(const std::vector<std::string>& argv, const std::string& log_path) {
+  std::vector<char*> args = c_argv(argv);  // before fork(): the child only calls exec
   const pid_t pid = fork();
   if (pid < 0) return -1;
   if (pid == 0) {
@@ -143,7 +163,6 @@ int start_in_own_group(const std::vector<std::string>& argv, const std::string& 
     }
     const int null_in = open("/dev/null", O_RDONLY);
     if (null_in >= 0) dup2(null_in, STDIN_FILENO);
-    std::vector<char*> args = c_argv(argv);
     execvp(args[0], args.data());
     std::fprintf(stderr, "cannot run %s: %s\n", args[0], std::strerror(errno));
     _exit(127);
@@ -194,7 +213,9 @@ ChildEnd run_watched(const WatchedChild& child) {
   // Anything the child left running in its group goes with it.
   kill(-pid, SIGKILL);
   catching.reset();
-  if (const int sig = stop_signal) {  // handlers restored: the signal now ends the grader
+  // Handlers restored: the signal now ends the grader (while another watcher runs, its handler
+  // catches it again, that watcher kills its own process, and the last one ends the grader).
+  if (const int sig = stop_signal) {
     stop_signal = 0;
     raise(sig);
   }

@@ -1,9 +1,10 @@
-// Where a build tree keeps the grader's runs, and the lock that lets one grader at a time build
-// or grade a target there.
+// Where a build tree keeps the grader's runs, the lock that lets one grader at a time build or
+// grade a target there, and a plain flock (FileLock).
 #pragma once
 
 #include <filesystem>
 #include <string>
+#include <utility>
 
 #include "grade_options.hpp"
 
@@ -26,6 +27,24 @@ class RunLock {
   ~RunLock();
   RunLock(const RunLock&) = delete;
   RunLock& operator=(const RunLock&) = delete;
+
+ private:
+  int fd_ = -1;
+};
+
+/// An exclusive flock on a file, held until destroyed (also when the process dies).
+class FileLock {
+ public:
+  FileLock() = default;
+  /// Blocks until the lock is had (wait) or returns unlocked when another holds it (!wait).
+  FileLock(const std::filesystem::path& path, bool wait);
+  FileLock(FileLock&& o) noexcept : fd_(o.fd_) { o.fd_ = -1; }
+  FileLock& operator=(FileLock&& o) noexcept {
+    std::swap(fd_, o.fd_);
+    return *this;
+  }
+  ~FileLock();
+  bool held() const { return fd_ >= 0; }
 
  private:
   int fd_ = -1;

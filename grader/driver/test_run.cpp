@@ -212,6 +212,10 @@ WatchedChild test_process(const std::string& exe, const std::vector<std::string>
            "--gtest_filter=" + fmt::format("{}", fmt::join(tests, ":"))})
     child.argv.push_back(a);
   if (o.small_shapes_untimed) child.argv.push_back("--quick");
+  if (!o.quiet_gpu_lock.empty()) {
+    child.argv.push_back("--quiet-gpu-lock");
+    child.argv.push_back(o.quiet_gpu_lock);
+  }
   // The tests' --quick implies it.
   if (o.skip_large && !o.small_shapes_untimed) child.argv.push_back("--skip-large");
   child.report_path = report_path;

@@ -14,19 +14,26 @@ namespace {
 
 // The hidden tests under compute-sanitizer `tool`: small shapes only, untimed, no
 // rebuild, with time limits that allow for its slowdown.
-GradeOptions under_sanitizer(const GradeOptions& base, const std::string& sanitizer,
-                             const std::string& tool) {
+GradeOptions under_sanitizer(const GradeOptions& base, const SanitizerTool& tool) {
   GradeOptions o = base;
   o.build = false;
   o.small_shapes_untimed = true;
-  o.kernel_timeout = std::max(o.kernel_timeout, 60.0);  // sanitizers slow kernels down a lot
-  o.test_timeout = std::max(o.test_timeout, 600.0);
-  o.wrapper = {sanitizer, "--tool", tool, "--error-exitcode", "97", "--print-limit", "10"};
-  if (tool == "racecheck") o.wrapper.insert(o.wrapper.end(), {"--racecheck-report", "all"});
+  o.quiet_gpu_lock.clear();  // nothing under a tool is timed
+  if (!tool.beside_tests) {
+    o.kernel_timeout = std::max(o.kernel_timeout, 60.0);  // sanitizers slow kernels down a lot
+    o.test_timeout = std::max(o.test_timeout, 600.0);
+  }
+  o.wrapper = {tool.program, "--tool", tool.name, "--error-exitcode", "97", "--print-limit", "10"};
+  if (tool.name == "racecheck") o.wrapper.insert(o.wrapper.end(), {"--racecheck-report", "all"});
   // Red zones after every allocation: a read just past one buffer would otherwise land in the
   // next one, which memcheck counts as valid memory.
-  if (tool == "memcheck") o.wrapper.insert(o.wrapper.end(), {"--padding", "4096"});
+  if (tool.name == "memcheck") o.wrapper.insert(o.wrapper.end(), {"--padding", "4096"});
   return o;
+}
+
+// The log folder of a run under `tool`.
+std::string run_name(const SanitizerTool& tool) {
+  return tool.beside_tests ? tool.name + "-beside" : tool.name;
 }
 
 void add_findings(SanitizerFindings& to, const SanitizerFindings& f) {
@@ -69,9 +76,9 @@ std::map<std::string, SanitizerFindings> findings_by_step(
 bool run_step_under_tool(const course::Lesson& lesson, const course::Step& step,
                          const GradeOptions& options, const SanitizerTool& tool,
                          nlohmann::json& device, course::LessonReport& report, StepUnderTool& out) {
-  GradeOptions o = under_sanitizer(options, tool.program, tool.name);
+  GradeOptions o = under_sanitizer(options, tool);
   // A folder per tool and step: the report's "output in ..." must still exist at the end.
-  o.run_name = tool.name + "-" + step.name;
+  o.run_name = run_name(tool) + "-" + step.name;
   TestRun run;
   if (!run_tests(lesson, {&step}, o, device, report, run)) return false;
   out.found = sanitizer_findings(course::read_text(run.log_path).value_or(""));
@@ -86,8 +93,8 @@ bool run_steps_under_tool(const course::Lesson& lesson,
                           const GradeOptions& options, const SanitizerTool& tool,
                           nlohmann::json& device, course::LessonReport& report,
                           std::map<std::string, StepUnderTool>& out) {
-  GradeOptions o = under_sanitizer(options, tool.program, tool.name);
-  o.run_name = tool.name;
+  GradeOptions o = under_sanitizer(options, tool);
+  o.run_name = run_name(tool);
   TestRun run;
   if (!run_tests(lesson, steps, o, device, report, run)) return false;
   std::set<std::string> unclear;

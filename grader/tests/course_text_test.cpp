@@ -112,7 +112,8 @@ TEST(CourseText, CorrectedClaimsStayCorrected) {
       // 100 threads = 3 full warps + 4 lanes: the last warp is 28/32 empty.
       {"lessons/03_grid_stride/README.md", "three-quarters empty"},
       // nvcc 13.0's SASS keeps each load of y after the previous store (docs/measured/compiler.md).
-      {"lessons/03_grid_stride/README.md", "which lets it issue the loads of later iterations early"},
+      {"lessons/03_grid_stride/README.md",
+       "which lets it issue the loads of later iterations early"},
       // The solution measured 99% of CUB.
       {"solutions/05_warps/warps.cu", "Still short of CUB"},
       // One load per thread is not enough on an H200 (WARMUP §8.4); the loop keeps four in flight.
@@ -123,7 +124,8 @@ TEST(CourseText, CorrectedClaimsStayCorrected) {
       {"lessons/08_bank_conflicts/README.md", "rows padded to 32 bytes are a 4-way conflict |"},
       {"WARMUP.md", "lesson 08 checks it by timing"},
       // 8192 x 8184 floats in and out are 3.996 x 128 MiB.
-      {"lessons/04_matrix_2d/README.md", "so that input and output are at\nleast four times the L2"},
+      {"lessons/04_matrix_2d/README.md",
+       "so that input and output are at\nleast four times the L2"},
       // 12 bytes per element are 8 read and 4 written.
       {"WARMUP.md", "it reads 12 bytes of DRAM"},
   };

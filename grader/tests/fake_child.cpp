@@ -8,7 +8,8 @@
 // under compute-sanitizer memcheck, its kernel is stopped: unspecified launch failure, fatal
 // record, exit 86), "quickfail" (passes; fails with --quick), "skip" (skipped, with a reason),
 // "large" (passes; skipped in quick mode under --skip-large or --quick, as lesson 03's 2^31 case).
-// "--gtest_list_tests" lists the tests named in $FAKE_TESTS that --gtest_filter selects.
+// "--gtest_list_tests" lists the tests named in $FAKE_TESTS that --gtest_filter selects. With
+// $FAKE_ARGS_FILE set, a run (not a listing) appends its arguments there, one line per process.
 #include <signal.h>
 #include <unistd.h>
 
@@ -65,6 +66,11 @@ int main(int argc, char** argv) {
       filter = a.substr(15);
     else if (a == "--gtest_list_tests")
       list = true;
+  }
+  if (const char* args_file = std::getenv("FAKE_ARGS_FILE"); args_file && !list) {
+    std::ofstream out(args_file, std::ios::app);
+    for (int i = 1; i < argc; ++i) out << (i > 1 ? " " : "") << argv[i];
+    out << "\n";
   }
   if (list) {  // "step/Suite.name" -> "step/Suite.\n  name", those the filter selects
     const char* env = std::getenv("FAKE_TESTS");

@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <csignal>
@@ -51,9 +52,11 @@ class Runner : public ::testing::Test {
   // A stand-in compute-sanitizer: memcheck as the grade runs it. Logs its call to
   // sanitizer-calls beside it, skips its own options, runs the test process it wraps (the first
   // absolute path) and ends its output as the real one does: one error when memcheck stopped a
-  // kernel (the test process then lost its context: exit code 86), else none.
+  // kernel (the test process then lost its context: exit code 86), else none. The pid file of a
+  // hanging test (FAKE_PID_FILE) is left to the grade's own test process.
   static constexpr const char* kMemcheckStandIn =
       "echo \"$*\" >> \"$(dirname \"$0\")/sanitizer-calls\"\n"
+      "unset FAKE_PID_FILE\n"  // the hanging test's pid is that of the grader's own test process
       "while [ $# -gt 0 ]; do case \"$1\" in /*) break ;; esac; shift; done\n"
       "\"$@\"\n"
       "rc=$?\n"
@@ -82,6 +85,7 @@ class Runner : public ::testing::Test {
     fs::remove_all(dir_);
     unsetenv("FAKE_TESTS");
     unsetenv("FAKE_NO_GPU");
+    unsetenv("FAKE_ARGS_FILE");
   }
   course::LessonReport grade(const std::string& tests) {
     setenv("FAKE_TESTS", tests.c_str(), 1);
@@ -360,16 +364,31 @@ TEST_F(Runner, MemcheckFindingFailsAPassingStep) {
   EXPECT_FALSE(fs::exists(dir_ / "grader-runs" / "grade_07_transpose" / "memcheck-naive"));
 }
 
-// Once per grading, over every step that passed its tests and gate and no other.
-TEST_F(Runner, MemcheckRunsOnceOverTheStepsThatPassed) {
+// Beside the tests, once per grading, over every selected step; a verdict only for the steps that
+// passed their tests and gate. The test process gets the lock its timed tests wait on; the run
+// under memcheck does not (nothing there is timed).
+TEST_F(Runner, MemcheckRunsOnceBesideTheTests) {
+  setenv("FAKE_ARGS_FILE", (dir_ / "test-process-args").c_str(), 1);
   const auto r = grade(
       "naive/T.pass:tiled/T.fail:tiled_padded/T.pass:tiled_cp_async/T.pass:padded_32x32/T.pass");
+  unsetenv("FAKE_ARGS_FILE");
   const std::vector<std::string> calls = sanitizer_calls();
   ASSERT_EQ(calls.size(), 1u);
   EXPECT_NE(calls[0].find("--tool memcheck"), std::string::npos) << calls[0];
   EXPECT_NE(calls[0].find("--quick"), std::string::npos) << calls[0];  // small shapes, untimed
   EXPECT_NE(calls[0].find("padded_32x32/T.pass"), std::string::npos) << calls[0];
-  EXPECT_EQ(calls[0].find("tiled/T.fail"), std::string::npos) << calls[0];
+  EXPECT_NE(calls[0].find("tiled/T.fail"), std::string::npos) << calls[0];
+  EXPECT_EQ(calls[0].find("--quiet-gpu-lock"), std::string::npos) << calls[0];
+  std::vector<std::string> processes;  // the arguments of every test process, one line each
+  std::ifstream args(dir_ / "test-process-args");
+  for (std::string line; std::getline(args, line);) processes.push_back(line);
+  const std::string lock = (dir_ / "grader-runs" / "grade_07_transpose.quiet-gpu.lock").string();
+  ASSERT_EQ(processes.size(), 2u);  // the tests, and the same under memcheck
+  EXPECT_EQ(std::count_if(processes.begin(), processes.end(),
+                          [&](const std::string& p) {
+                            return p.find("--quiet-gpu-lock " + lock) != std::string::npos;
+                          }),
+            1);
   EXPECT_EQ(step(r, "tiled").memcheck, course::StepMemcheck::not_run);
   EXPECT_EQ(step(r, "naive").memcheck, course::StepMemcheck::clean);
   EXPECT_EQ(step(r, "naive").tests_passed, 2);  // its test and memcheck
@@ -377,13 +396,16 @@ TEST_F(Runner, MemcheckRunsOnceOverTheStepsThatPassed) {
   EXPECT_NE(r.memcheck_note.find("no errors in naive, tiled_padded, tiled_cp_async, padded_32x32"),
             std::string::npos)
       << r.memcheck_note;
+  EXPECT_TRUE(fs::exists(dir_ / "grader-runs" / "grade_07_transpose" / "memcheck-beside"));
 }
 
-TEST_F(Runner, NoMemcheckWhenNoStepPassed) {
+// The run beside the tests happens; without a step that passed there is no verdict to give.
+TEST_F(Runner, NoMemcheckVerdictWhenNoStepPassed) {
   const auto r = grade("naive/T.fail:tiled/T.fail");
-  EXPECT_TRUE(sanitizer_calls().empty());
+  EXPECT_EQ(sanitizer_calls().size(), 1u);  // beside the tests, none after them
   EXPECT_EQ(r.memcheck, course::LessonMemcheck::not_needed);
   EXPECT_TRUE(r.memcheck_note.empty());
+  EXPECT_EQ(step(r, "naive").memcheck, course::StepMemcheck::not_run);
 }
 
 // A test that passes on its own and fails under memcheck, which reports nothing, still fails
@@ -399,6 +421,12 @@ TEST_F(Runner, TestsThatFailOnlyUnderMemcheckFailTheStep) {
             std::string::npos)
       << naive.problems[0].failures.at(0);
   EXPECT_EQ(step(r, "tiled").memcheck, course::StepMemcheck::clean);
+  // Beside the tests (their time limits), then that step alone again, with memcheck's own.
+  const std::vector<std::string> calls = sanitizer_calls();
+  ASSERT_EQ(calls.size(), 2u);
+  EXPECT_NE(calls[1].find("naive/T.quickfail"), std::string::npos) << calls[1];
+  EXPECT_EQ(calls[1].find("tiled/T.pass"), std::string::npos) << calls[1];
+  EXPECT_NE(calls[1].find("--kernel-timeout 60"), std::string::npos) << calls[1];
 }
 
 // Errors that stop no kernel (a failed CUDA call) in a process that ran several steps cannot be
@@ -426,7 +454,7 @@ TEST_F(Runner, MemcheckFindingsThatStopNoKernelAreTracedToTheirStep) {
   EXPECT_NE(step(r, "tiled").problems.at(0).failures.at(0).find("cudaErrorInvalidValue"),
             std::string::npos);
   EXPECT_EQ(step(r, "tiled_padded").memcheck, course::StepMemcheck::clean);
-  EXPECT_TRUE(fs::exists(dir_ / "grader-runs" / "grade_07_transpose" / "memcheck-tiled"));
+  EXPECT_TRUE(fs::exists(dir_ / "grader-runs" / "grade_07_transpose" / "memcheck-beside-tiled"));
 }
 
 // --quick: no memcheck, said in the report (text and JSON), and never recorded as progress.

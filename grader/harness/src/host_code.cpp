@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "harness/cuda_check.hpp"
+#include "harness/quiet_gpu.hpp"
 
 namespace harness {
 
@@ -16,7 +17,8 @@ std::size_t device_bytes_in_use() {
 }
 
 double leaked_bytes_per_call(const std::function<void()>& call, int calls) {
-  call();  // first use: not counted
+  wait_for_quiet_gpu();  // the device's free memory: no other process of the grade may move it
+  call();                // first use: not counted
   double least = -1;
   for (int round = 0; round < 2; ++round) {
     const double before = static_cast<double>(device_bytes_in_use());

@@ -1,6 +1,8 @@
 // main() of every hidden-test binary (grade_<lesson>). The grader runs it as a child process:
 //   grade_07_transpose --report FILE --seed N [--device N] [--kernel-timeout S] [--quick]
-//                      [--skip-large] [--gtest_filter=...]
+//                      [--skip-large] [--quiet-gpu-lock FILE] [--gtest_filter=...]
+// Correctness cases run first, then the timed and profiled tests, each of which waits for the
+// GPU to itself when --quiet-gpu-lock is given (harness/quiet_gpu.hpp).
 // Exit codes: 0 all tests passed, 1 some failed, 3 no usable GPU, 86 the CUDA context was lost
 // (course/protocol.hpp). Without a GPU it says so on stderr and in the report file.
 #include <cuda_runtime.h>
@@ -13,11 +15,14 @@
 #include "course/protocol.hpp"
 #include "harness/cuda_check.hpp"
 #include "harness/device.hpp"
+#include "harness/lesson.hpp"
+#include "harness/quiet_gpu.hpp"
 #include "harness/record.hpp"
 #include "harness/reporter.hpp"
 
 int main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);  // removes the --gtest_* flags it knows
+  harness::detail::register_deferred_tests();
 
   CLI::App app{"Hidden tests of one lesson (run by the grader; see ./build/grader --help)"};
   std::string report_path;
@@ -25,6 +30,7 @@ int main(int argc, char** argv) {
   int device = 0;
   double kernel_timeout = 10.0;
   bool quick = false, skip_large = false;
+  std::string quiet_gpu_lock;
   app.add_option("--report", report_path, "append JSON-lines records to this file");
   app.add_option("--seed", seed, "seed of the random inputs");
   app.add_option("--device", device, "CUDA device index");
@@ -32,12 +38,16 @@ int main(int argc, char** argv) {
   app.add_flag("--quick", quick, "small shapes only, no timing (for compute-sanitizer)");
   app.add_flag("--skip-large", skip_large,
                "skip the cases that need several GiB (the grader's --quick; implied by --quick)");
+  app.add_option("--quiet-gpu-lock", quiet_gpu_lock,
+                 "timed and profiled tests first wait for an flock on this file (the grader holds "
+                 "it while memcheck runs beside the correctness cases)");
   CLI11_PARSE(app, argc, argv);
 
   harness::set_seed(seed);
   harness::set_quick(quick);
   harness::set_skip_large(skip_large);
   harness::set_kernel_timeout(kernel_timeout);
+  harness::set_quiet_gpu_lock(quiet_gpu_lock);
   if (::testing::GTEST_FLAG(list_tests)) return RUN_ALL_TESTS();  // listing needs no GPU
 
   harness::ReportFile report(report_path);

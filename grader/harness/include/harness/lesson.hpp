@@ -761,7 +761,13 @@ void Case::vouch_initial(const InOut<T>& a, const D& device) const {
 
 namespace detail {
 using Runner = std::function<void()>;
+/// Registers a GoogleTest test `suite`.`name` running `run`. Correctness cases ("<step>/Correct")
+/// are registered at once; the others wait for register_deferred_tests(), so that every
+/// correctness case runs first (quiet_gpu.hpp).
 void register_test(const std::string& suite, const std::string& name, Runner run);
+/// Registers the tests register_test() held back; main() calls it before anything lists or runs
+/// the tests.
+void register_deferred_tests();
 void run_correctness(const std::string& lesson, const std::string& step, const std::string& name,
                      const std::function<void(Case&)>& body);
 void run_speed(const std::string& lesson, const std::string& step,
