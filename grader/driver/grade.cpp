@@ -228,10 +228,12 @@ MemcheckChecks memcheck_passed_steps(const course::Lesson& lesson, const GradeOp
   std::vector<const course::Step*> again;
   std::vector<std::string> names;
   for (const course::Step* s : todo) {
-    if (const StepUnderTool* u = beside.usable(s->name))
+    if (const StepUnderTool* u = beside.usable(s->name)) {
       under[s->name] = *u;
-    else
-      again.push_back(s), names.push_back(s->name);
+    } else {
+      again.push_back(s);
+      names.push_back(s->name);
+    }
   }
   if (!again.empty()) {
     if (o.status_messages)
