@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <system_error>
 #include <thread>
 
 #include <fmt/format.h>
@@ -145,9 +146,12 @@ bool memcheck_can_run(const GradeOptions& o, bool any_passed, course::LessonRepo
 // them, on the small shapes of every selected step, in a thread of its own, while the test
 // process's correctness cases run (they cannot change each other's verdicts); the test process's
 // timed and profiled tests wait until it is done (--quiet-gpu-lock, harness/quiet_gpu.hpp). It
-// keeps the tests' time limits, so a kernel that hangs costs it no more than it costs the tests. A
-// step that passed, and whose tests failed or hung under it, is checked again afterwards with
-// memcheck's own limits (memcheck_passed_steps()).
+// keeps the tests' time limits, so a kernel that hangs costs it no more than it costs the tests.
+// Its verdict is taken only where it cannot differ from the memcheck stage's after the tests: a
+// step whose tests all passed under it, in a run that found no error at all. A finding anywhere
+// (a failing step's kernel can end the process of a passing one's, and take its findings along)
+// or a test that failed or hung under it sends every step that passed to that stage, as before
+// (memcheck_passed_steps()).
 class MemcheckBeside {
  public:
   MemcheckBeside(const course::Lesson& lesson, const std::vector<const course::Step*>& steps,
@@ -157,25 +161,30 @@ class MemcheckBeside {
     const std::string sanitizer = usable_sanitizer(o, why);
     if (sanitizer.empty()) return;
     lock_path_ = (runs_dir(o) / (target_name(lesson.id, o.variant) + ".quiet-gpu.lock")).string();
-    held_.emplace(lock_path_, true);
-    if (!held_->held()) {  // no lock to hand over: memcheck runs after the tests, as it can
-      held_.reset();
-      lock_path_.clear();
-      return;
-    }
+    // Not waited for: a test process left running by a grader killed with SIGKILL may still hold
+    // it; memcheck then runs after the tests, as it always could.
+    held_.emplace(lock_path_, false);
     GradeOptions beside = o;
     beside.status_messages = false;  // the grade says it once
-    thread_ = std::thread([this, &lesson, steps, beside, sanitizer] {
-      try {
-        nlohmann::json device;
-        course::LessonReport report;
-        ran_ = run_steps_under_tool(lesson, steps, beside, {sanitizer, "memcheck", true}, device,
-                                    report, under_);
-      } catch (...) {
-        ran_ = false;  // checked again after the tests
-      }
-      held_.reset();  // the GPU is quiet: the timed tests may start
-    });
+    try {
+      if (held_->held())
+        thread_ = std::thread([this, &lesson, steps, beside, sanitizer] {
+          try {
+            nlohmann::json device;
+            course::LessonReport report;
+            ran_ = run_steps_under_tool(lesson, steps, beside, {sanitizer, "memcheck", true},
+                                        device, report, under_);
+          } catch (...) {
+            ran_ = false;  // checked after the tests
+          }
+          held_.reset();  // the GPU is quiet: the timed tests may start
+        });
+    } catch (const std::system_error&) {  // no thread to be had
+    }
+    if (!thread_.joinable()) {
+      held_.reset();
+      lock_path_.clear();
+    }
   }
   ~MemcheckBeside() { join(); }
   MemcheckBeside(const MemcheckBeside&) = delete;
@@ -184,18 +193,27 @@ class MemcheckBeside {
   /// The file the test process waits on (GradeOptions::quiet_gpu_lock); "" when nothing runs.
   const std::string& lock_path() const { return lock_path_; }
 
-  /// Waits for the run; then its record of `step` when the run's verdict on it stands: clean, or
-  /// errors found (a finding is one whatever the time limits). nullptr when it did not run, or
-  /// when tests of the step failed or hung under it (checked again, with memcheck's own limits).
-  const StepUnderTool* usable(const std::string& step) {
+  /// Waits for the run; then its record of `step` when that stands as the step's verdict: the
+  /// run found no error in any step and every test of `step` passed under it. nullptr otherwise
+  /// (the memcheck stage checks the step after the tests).
+  const StepUnderTool* clean(const std::string& step) {
     join();
     const auto it = under_.find(step);
     if (!ran_ || it == under_.end()) return nullptr;
+    for (const auto& [name, u] : under_)
+      if (u.found.errors > 0) return nullptr;
     TestRecord unused;
-    const course::StepMemcheck v =
-        memcheck_verdict(step, it->second.found, it->second.records, it->second.log_path, unused);
-    return v == course::StepMemcheck::clean || v == course::StepMemcheck::errors ? &it->second
-                                                                                 : nullptr;
+    return memcheck_verdict(step, it->second.found, it->second.records, it->second.log_path,
+                            unused) == course::StepMemcheck::clean
+               ? &it->second
+               : nullptr;
+  }
+
+  /// Waits for the run and forgets it: the tests run again without it (grade_holding_lock()).
+  void drop() {
+    join();
+    ran_ = false;
+    lock_path_.clear();
   }
 
  private:
@@ -210,7 +228,7 @@ class MemcheckBeside {
 };
 
 // The default grade's last stage: compute-sanitizer memcheck on the small shapes of the steps
-// that passed their tests and gate. A step on which `beside` has a verdict keeps it; the others run
+// that passed their tests and gate. A step `beside` found clean keeps that verdict; the others run
 // again, all in one run (a fresh process only after a finding). Sets the lesson's memcheck fields;
 // returns each checked step's record and every step's verdict.
 MemcheckChecks memcheck_passed_steps(const course::Lesson& lesson, const GradeOptions& o,
@@ -228,7 +246,7 @@ MemcheckChecks memcheck_passed_steps(const course::Lesson& lesson, const GradeOp
   std::vector<const course::Step*> again;
   std::vector<std::string> names;
   for (const course::Step* s : todo) {
-    if (const StepUnderTool* u = beside.usable(s->name)) {
+    if (const StepUnderTool* u = beside.clean(s->name)) {
       under[s->name] = *u;
     } else {
       again.push_back(s);
@@ -269,8 +287,19 @@ course::LessonReport grade_holding_lock(const course::Selection& sel, const Grad
   tests.quiet_gpu_lock = beside.lock_path();
   if (o.status_messages && !beside.lock_path().empty())
     fmt::print(stderr, "compute-sanitizer memcheck on the small shapes, beside the tests ...\n");
+  const course::LessonReport prepared = report;
   TestRun run;
-  if (!run_tests(*sel.lesson, steps, tests, device, report, run)) return report;
+  if (!run_tests(*sel.lesson, steps, tests, device, report, run)) {
+    // A GPU in an exclusive compute mode (common on clusters) gives one process a context at a
+    // time: the tests found it busy with memcheck's. Once more, alone; memcheck after them.
+    if (report.status != course::LessonStatus::no_gpu || tests.quiet_gpu_lock.empty() ||
+        report.message.find("cudaErrorDevicesUnavailable") == std::string::npos)
+      return report;
+    beside.drop();
+    report = prepared;
+    run = TestRun{};
+    if (!run_tests(*sel.lesson, steps, o, device, report, run)) return report;
+  }
   if (o.speed_tests_only)  // a step without a timed test (no gate, or host-only) has nothing here
     steps.erase(std::remove_if(steps.begin(), steps.end(),
                                [&](const course::Step* s) {

@@ -26,9 +26,11 @@ namespace driver {
 std::string no_gpu_message(const std::string& cuda_error, const std::string& min_cc);
 
 /// Grades `selection` (a lesson, or one step of it) as GradeOptions::kind says. A grade
-/// (RunKind::grade, RunKind::quick) runs its hidden tests, timed, then (RunKind::grade only)
-/// compute-sanitizer memcheck once over the small shapes of every step that passed its tests and
-/// gate. A memcheck finding fails its step, with one more test "<step>/compute-sanitizer.memcheck"
+/// (RunKind::grade, RunKind::quick) runs its hidden tests, timed; RunKind::grade also runs
+/// compute-sanitizer memcheck over the small shapes of every selected step beside them (the timed
+/// tests wait for it), and judges each step that passed its tests and gate by it, running those
+/// steps under memcheck again after the tests when that run found any error or a test failed
+/// under it (docs/INSTRUCTORS.md, "Sanitizers"). A memcheck finding fails its step, with one more test "<step>/compute-sanitizer.memcheck"
 /// listed first; without compute-sanitizer the steps keep their verdicts and the lesson's memcheck
 /// fields say why it did not run. A step whose tests hung for GradeOptions::hang_budget seconds
 /// runs no further test (each is reported as not run). RunKind::sanitize runs the tests under

@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <climits>
@@ -27,7 +28,9 @@ namespace driver {
 namespace {
 
 // The signal (Ctrl-C, SIGTERM, SIGHUP) that asked the grader to stop while a test process ran.
-volatile std::sig_atomic_t stop_signal = 0;
+// Lock-free, so a signal handler may set it; read by every thread that watches a test process.
+std::atomic<int> stop_signal{0};
+static_assert(std::atomic<int>::is_always_lock_free);
 extern "C" void remember_stop_signal(int sig) {
   stop_signal = sig;
 }
@@ -179,7 +182,8 @@ ChildEnd run_watched(const WatchedChild& child) {
   const pid_t pid = start_in_own_group(child.argv, child.log_path);
   if (pid < 0) return end;
 
-  std::string current;  // test that has started and not ended
+  std::string current;      // test that has started and not ended
+  std::size_t waiting = 0;  // its "waiting_for_quiet_gpu" records
   auto since = clock::now();
   off_t seen_size = -1;
   int status = 0;
@@ -196,8 +200,11 @@ ChildEnd run_watched(const WatchedChild& child) {
       seen_size = st.st_size;
       const course::protocol::ChildLog log =
           course::protocol::parse_log(course::read_text(child.report_path).value_or(""));
-      if (log.running != current || log.running.empty()) since = clock::now();
+      // A test that waits for the GPU (harness/quiet_gpu.hpp) says so once a second: it is alive.
+      if (log.running != current || log.running.empty() || log.waiting != waiting)
+        since = clock::now();
       current = log.running;
+      waiting = log.waiting;
     }
     const double quiet = std::chrono::duration<double>(clock::now() - since).count();
     const double limit = current.empty() ? child.idle_timeout : child.test_timeout;

@@ -7,9 +7,12 @@
 // --kernel-timeout seconds a failure, a fatal record, exit 86), "oob" (passes; with --quick, as
 // under compute-sanitizer memcheck, its kernel is stopped: unspecified launch failure, fatal
 // record, exit 86), "quickfail" (passes; fails with --quick), "skip" (skipped, with a reason),
-// "large" (passes; skipped in quick mode under --skip-large or --quick, as lesson 03's 2^31 case).
+// "large" (passes; skipped in quick mode under --skip-large or --quick, as lesson 03's 2^31 case),
+// "waits" (passes after 2.5 s of "waiting_for_quiet_gpu" records, one each 0.5 s).
 // "--gtest_list_tests" lists the tests named in $FAKE_TESTS that --gtest_filter selects. With
 // $FAKE_ARGS_FILE set, a run (not a listing) appends its arguments there, one line per process.
+// While the file $FAKE_BUSY_WHILE exists, a run finds no usable GPU, as a GPU in an exclusive
+// compute mode whose context another process holds (cudaErrorDevicesUnavailable).
 #include <signal.h>
 #include <unistd.h>
 
@@ -81,6 +84,13 @@ int main(int argc, char** argv) {
     }
     return 0;
   }
+  // The GPU in an exclusive compute mode, its one context taken by another process.
+  if (const char* busy = std::getenv("FAKE_BUSY_WHILE"); busy && std::ifstream(busy)) {
+    std::ofstream(report, std::ios::app)
+        << R"j({"event":"no_gpu","reason":"all CUDA-capable devices are busy or unavailable (cudaErrorDevicesUnavailable)"})j"
+        << "\n";
+    return course::protocol::kExitNoGpu;
+  }
   if (std::getenv("FAKE_NO_GPU")) {
     std::ofstream(report, std::ios::app) << R"({"event":"no_gpu","reason":"fake: no device"})"
                                          << "\n";
@@ -101,6 +111,11 @@ int main(int argc, char** argv) {
         std::ofstream(pid_file) << getpid() << "\n";
       for (;;) pause();
     }
+    if (t.find("waits") != std::string::npos)  // waits 2.5 s for the GPU, saying so
+      for (int beat = 0; beat < 5; ++beat) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(500));
+        write({{"event", "waiting_for_quiet_gpu"}});
+      }
     const bool stall = t.find("stall") != std::string::npos;
     const bool stopped = quick && t.find("oob") != std::string::npos;
     std::string failure = "fake failure in " + t;

@@ -36,6 +36,14 @@ TEST(Protocol, TornLastLineAndRunningTest) {
   EXPECT_EQ(log.running, "tiled/A.b/3x3");
 }
 
+TEST(Protocol, CountsWaitingForTheGpu) {
+  const auto log = course::protocol::parse_log(
+      "{\"event\":\"start\",\"test\":\"host/Correct.no_leak\"}\n"
+      "{\"event\":\"waiting_for_quiet_gpu\"}\n{\"event\":\"waiting_for_quiet_gpu\"}\n");
+  EXPECT_EQ(log.waiting, 2u);
+  EXPECT_EQ(log.running, "host/Correct.no_leak");
+}
+
 TEST(Protocol, NoGpuRecord) {
   const auto log = parse_log("{\"event\":\"no_gpu\",\"reason\":\"no CUDA-capable device\"}\n");
   EXPECT_TRUE(log.no_gpu);

@@ -86,6 +86,7 @@ class Runner : public ::testing::Test {
     unsetenv("FAKE_TESTS");
     unsetenv("FAKE_NO_GPU");
     unsetenv("FAKE_ARGS_FILE");
+    unsetenv("FAKE_BUSY_WHILE");
   }
   course::LessonReport grade(const std::string& tests) {
     setenv("FAKE_TESTS", tests.c_str(), 1);
@@ -359,8 +360,9 @@ TEST_F(Runner, MemcheckFindingFailsAPassingStep) {
   EXPECT_EQ(step(r, "tiled").status, course::StepStatus::pass);
   EXPECT_EQ(step(r, "tiled").memcheck, course::StepMemcheck::clean);
   EXPECT_EQ(step(r, "tiled").tests_total, 2);
-  // One run for all steps: a second process only after the finding ended the first.
-  EXPECT_EQ(sanitizer_calls().size(), 2u);
+  // Beside the tests, a second process after the finding ended the first; the finding sends the
+  // steps that passed to the stage after the tests, which runs the same way.
+  EXPECT_EQ(sanitizer_calls().size(), 4u);
   EXPECT_FALSE(fs::exists(dir_ / "grader-runs" / "grade_07_transpose" / "memcheck-naive"));
 }
 
@@ -455,6 +457,74 @@ TEST_F(Runner, MemcheckFindingsThatStopNoKernelAreTracedToTheirStep) {
             std::string::npos);
   EXPECT_EQ(step(r, "tiled_padded").memcheck, course::StepMemcheck::clean);
   EXPECT_TRUE(fs::exists(dir_ / "grader-runs" / "grade_07_transpose" / "memcheck-beside-tiled"));
+}
+
+// A test that waits for the GPU (lesson 02's leak check waits for memcheck inside a running test)
+// says so once a second: longer than the test time limit (1.5 s here), it is alive, not hung.
+TEST_F(Runner, ATestWaitingForTheGpuIsNotHung) {
+  const auto r = grade("naive/T.waits:tiled/T.pass");
+  EXPECT_EQ(step(r, "naive").status, course::StepStatus::pass);
+  EXPECT_EQ(step(r, "naive").tests_passed, 2);  // its test and memcheck
+}
+
+// A failing step's kernel that memcheck stops ends the process it shares with a passing step's
+// tests, and takes that step's findings along (errors that stop no kernel): the run beside the
+// tests found errors, so every step that passed is checked again after them, as before, and the
+// passing step's own error fails it.
+TEST_F(Runner, AFailingStepCannotHideAPassingStepsFinding) {
+  options_.sanitizer =
+      stand_in(
+          "api-and-oob",
+          "case \"$*\" in *apierr*) api=1 ;; esac\n"
+          "while [ $# -gt 0 ]; do case \"$1\" in /*) break ;; esac; shift; done\n"
+          "\"$@\"\n"
+          "rc=$?\n"
+          "n=0\n"
+          "if [ -n \"$api\" ]; then\n"
+          "  echo '========= Program hit cudaErrorInvalidValue on CUDA API call to cudaMemcpy'\n"
+          "  n=$((n + 1))\n"
+          "fi\n"
+          "if [ $rc -eq 86 ]; then\n"
+          "  echo '========= Invalid __global__ read of size 4 bytes'\n"
+          "  n=$((n + 1))\n"
+          "fi\n"
+          "echo \"========= ERROR SUMMARY: $n errors\"\n"
+          "[ $n -gt 0 ] && exit 97\n"
+          "exit $rc\n")
+          .string();
+  const auto r = grade("naive/T.apierr:tiled/T.fail:tiled/T.oob:tiled_padded/T.pass");
+  EXPECT_EQ(step(r, "naive").memcheck, course::StepMemcheck::errors);
+  EXPECT_EQ(step(r, "naive").status, course::StepStatus::fail);
+  EXPECT_NE(step(r, "naive").problems.at(0).failures.at(0).find("cudaErrorInvalidValue"),
+            std::string::npos);
+  EXPECT_EQ(step(r, "tiled_padded").memcheck, course::StepMemcheck::clean);
+  EXPECT_EQ(step(r, "tiled").memcheck, course::StepMemcheck::not_run);
+}
+
+// A GPU in an exclusive compute mode gives one process a context at a time: the tests, finding
+// it busy with memcheck's beside them, run again alone, then memcheck after them.
+TEST_F(Runner, AnExclusiveGpuRunsTheTestsAgainAlone) {
+  const fs::path busy = dir_ / "busy";
+  std::ofstream(busy) << "memcheck's process holds the GPU\n";
+  setenv("FAKE_BUSY_WHILE", busy.c_str(), 1);
+  options_.sanitizer =
+      stand_in("exclusive",
+               "echo \"$*\" >> \"$(dirname \"$0\")/sanitizer-calls\"\n"
+               "while [ $# -gt 0 ]; do case \"$1\" in /*) break ;; esac; shift; done\n"
+               "env -u FAKE_BUSY_WHILE \"$@\"\n"
+               "rc=$?\n"
+               "sleep 0.3\n"
+               "rm -f \"$FAKE_BUSY_WHILE\"\n"
+               "echo '========= ERROR SUMMARY: 0 errors'\n"
+               "exit $rc\n")
+          .string();
+  const auto r = grade(
+      "naive/T.pass:tiled/T.pass:tiled_padded/T.pass:tiled_cp_async/T.pass:padded_32x32/T.pass");
+  unsetenv("FAKE_BUSY_WHILE");
+  EXPECT_EQ(r.status, course::LessonStatus::pass) << r.message;
+  EXPECT_EQ(r.memcheck, course::LessonMemcheck::ran);
+  EXPECT_EQ(step(r, "naive").memcheck, course::StepMemcheck::clean);
+  EXPECT_EQ(sanitizer_calls().size(), 2u);  // beside the first try, then after the tests
 }
 
 // --quick: no memcheck, said in the report (text and JSON), and never recorded as progress.

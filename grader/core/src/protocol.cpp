@@ -29,6 +29,8 @@ ChildLog parse_log(const std::string& text) {
       t.ms = r.value("ms", 0.0);
       if (t.name == log.running) log.running.clear();
       log.finished.push_back(std::move(t));
+    } else if (event == "waiting_for_quiet_gpu") {
+      ++log.waiting;
     } else if (event == "fatal") {
       log.fatal_reason = r.value("reason", "");
       log.fatal_test = r.value("test", "");

@@ -47,10 +47,12 @@ int main(int argc, char** argv) {
   harness::set_quick(quick);
   harness::set_skip_large(skip_large);
   harness::set_kernel_timeout(kernel_timeout);
-  harness::set_quiet_gpu_lock(quiet_gpu_lock);
   if (::testing::GTEST_FLAG(list_tests)) return RUN_ALL_TESTS();  // listing needs no GPU
 
   harness::ReportFile report(report_path);
+  harness::set_quiet_gpu_lock(quiet_gpu_lock, [&report] {
+    report.write({{"event", "waiting_for_quiet_gpu"}});
+  });
   int count = 0;
   cudaError_t err = cudaGetDeviceCount(&count);
   if (err == cudaSuccess && count == 0) err = cudaErrorNoDevice;

@@ -14,17 +14,22 @@ std::string& lock_path() {
   static std::string path;
   return path;
 }
+std::function<void()>& heartbeat() {
+  static std::function<void()> beat;
+  return beat;
+}
 bool& quiet() {  // the lock is had (kept open until the process ends), or there is none
   static bool had = false;
   return had;
 }
 }  // namespace
 
-void set_quiet_gpu_lock(const std::string& path) {
+void set_quiet_gpu_lock(const std::string& path, std::function<void()> beat) {
   lock_path() = path;
+  heartbeat() = std::move(beat);
 }
 
-void wait_for_quiet_gpu(const std::function<void()>& heartbeat) {
+void wait_for_quiet_gpu() {
   if (quiet() || lock_path().empty()) return;
   quiet() = true;
   const int fd = ::open(lock_path().c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
@@ -32,8 +37,8 @@ void wait_for_quiet_gpu(const std::function<void()>& heartbeat) {
   auto beat = std::chrono::steady_clock::now();
   while (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    if (heartbeat && std::chrono::steady_clock::now() - beat > std::chrono::seconds(1)) {
-      heartbeat();
+    if (heartbeat() && std::chrono::steady_clock::now() - beat > std::chrono::seconds(1)) {
+      heartbeat()();
       beat = std::chrono::steady_clock::now();
     }
   }

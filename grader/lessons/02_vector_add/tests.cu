@@ -6,7 +6,8 @@
 //   host/Correct.negative_n   n < 0 is refused with cudaErrorInvalidValue
 //   host/Correct.no_leak      device memory in use is the same before and after
 //   host/Correct.failed_launch    the course's launcher made to fail: an error, and no leak
-//   host/Correct.kernel_fault     the kernel made to fail: an error (sticky: runs last)
+//   host/Correct.kernel_fault     the kernel made to fail: an error (sticky: the last correctness
+//                                 case; the timed tests after it start a fresh process)
 //
 // A float sum is rounded once whatever the compiler does (there is nothing to fuse), so results
 // are compared bit for bit with the host's float add.
@@ -137,7 +138,8 @@ void host_result(harness::Case& c, const int& n) {
 }
 
 // The checks of step `host` beyond the result, in the order they run: kernel_fault must be last,
-// since the error it provokes ends the CUDA context of the test process.
+// since the error it provokes ends the CUDA context of the test process (the correctness cases
+// run before every timed test, so those then run in a fresh process).
 enum class HostCheck { negative_n, no_leak, failed_launch, kernel_fault };
 const std::vector<HostCheck> kHostChecks = {HostCheck::negative_n, HostCheck::no_leak,
                                             HostCheck::failed_launch, HostCheck::kernel_fault};

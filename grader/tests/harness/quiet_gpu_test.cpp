@@ -34,11 +34,11 @@ TEST(QuietGpu, WaitsForTheGradersLockThenKeepsIt) {
   const int grader = ::open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
   ASSERT_GE(grader, 0);
   ASSERT_EQ(::flock(grader, LOCK_EX), 0);
-  harness::set_quiet_gpu_lock(lock.string());
   std::atomic<bool> done{false};
   std::atomic<int> beats{0};
+  harness::set_quiet_gpu_lock(lock.string(), [&] { ++beats; });
   std::thread timed([&] {
-    harness::wait_for_quiet_gpu([&] { ++beats; });
+    harness::wait_for_quiet_gpu();
     done = true;
   });
   std::this_thread::sleep_for(std::chrono::milliseconds(1300));
@@ -53,7 +53,7 @@ TEST(QuietGpu, WaitsForTheGradersLockThenKeepsIt) {
   EXPECT_NE(::flock(again, LOCK_EX | LOCK_NB), 0);
   ::close(again);
   harness::wait_for_quiet_gpu();  // a second wait returns at once
-  harness::set_quiet_gpu_lock("");
+  harness::set_quiet_gpu_lock("", {});
   fs::remove(lock);
 }
 

@@ -11,6 +11,8 @@
 ///   {"event":"fatal", "test":..., "reason":...}  (a sticky CUDA error or a kernel that never
 ///                                                  finished; then the process exits
 ///                                                  kExitContextLost)
+///   {"event":"waiting_for_quiet_gpu"}  (about once a second while a test waits for the GPU to
+///                                       itself, harness/quiet_gpu.hpp: the process is alive)
 /// Test names start with the step they belong to: "<step>/<Suite>.<test>[/<param>]".
 #pragma once
 
@@ -64,6 +66,7 @@ struct ChildLog {
   std::string running;       ///< a test that started and has no "end" record yet ("" = none)
   std::string fatal_reason;  ///< from a "fatal" record
   std::string fatal_test;    ///< the test that "fatal" record names ("" = none)
+  std::size_t waiting = 0;   ///< "waiting_for_quiet_gpu" records so far
 };
 
 /// Parses a report file's text. Lines that are not JSON (a torn last line) are ignored.

@@ -14,14 +14,15 @@
 
 namespace harness {
 
-/// The lock file to wait on (`--quiet-gpu-lock`); "" (the default) = never wait.
-void set_quiet_gpu_lock(const std::string& path);
+/// The lock file to wait on (`--quiet-gpu-lock`; "" = never wait) and what to do about once a
+/// second while waiting (main() writes a "waiting_for_quiet_gpu" record, so the grader sees the
+/// process alive, also inside a running test; may be empty).
+void set_quiet_gpu_lock(const std::string& path, std::function<void()> heartbeat = {});
 
-/// Blocks until the GPU is quiet (the lock is had), calling `heartbeat` about once a second while
-/// it waits (the reporter writes a record, so the grader sees the process alive); then keeps the
-/// lock until the process ends. Returns at once without a lock file, once the lock is had, or if
-/// the file cannot be opened (nothing to wait for).
-void wait_for_quiet_gpu(const std::function<void()>& heartbeat = {});
+/// Blocks until the GPU is quiet (the lock is had), with the heartbeat while it waits; then keeps
+/// the lock until the process ends. Returns at once without a lock file, once the lock is had, or
+/// if the file cannot be opened (nothing to wait for).
+void wait_for_quiet_gpu();
 
 /// Whether the tests of `suite` may run while something else uses the GPU: the correctness cases
 /// ("<step>/Correct"); timed ("<step>/Speed") and profiled tests may not.
