@@ -67,6 +67,26 @@ class Runner : public ::testing::Test {
       "fi\n"
       "echo '========= ERROR SUMMARY: 0 errors'\n"
       "exit $rc\n";
+  // A stand-in compute-sanitizer whose memcheck also counts an error that stops no kernel (a
+  // failed CUDA call) in any process that runs an "apierr" test, besides one error when memcheck
+  // stopped a kernel (exit code 86), as kMemcheckStandIn.
+  static constexpr const char* kApiErrorStandIn =
+      "case \"$*\" in *apierr*) api=1 ;; esac\n"
+      "while [ $# -gt 0 ]; do case \"$1\" in /*) break ;; esac; shift; done\n"
+      "\"$@\"\n"
+      "rc=$?\n"
+      "n=0\n"
+      "if [ -n \"$api\" ]; then\n"
+      "  echo '========= Program hit cudaErrorInvalidValue on CUDA API call to cudaMemcpy'\n"
+      "  n=$((n + 1))\n"
+      "fi\n"
+      "if [ $rc -eq 86 ]; then\n"
+      "  echo '========= Invalid __global__ read of size 4 bytes'\n"
+      "  n=$((n + 1))\n"
+      "fi\n"
+      "echo \"========= ERROR SUMMARY: $n errors\"\n"
+      "[ $n -gt 0 ] && exit 97\n"
+      "exit $rc\n";
   // Writes an executable shell script `name` in the test's folder.
   fs::path stand_in(const std::string& name, const std::string& body) {
     const fs::path path = dir_ / name;
@@ -434,21 +454,7 @@ TEST_F(Runner, TestsThatFailOnlyUnderMemcheckFailTheStep) {
 // Errors that stop no kernel (a failed CUDA call) in a process that ran several steps cannot be
 // told apart: those steps run under memcheck again, one by one, and only the guilty one fails.
 TEST_F(Runner, MemcheckFindingsThatStopNoKernelAreTracedToTheirStep) {
-  options_.sanitizer =
-      stand_in(
-          "api-errors",
-          "case \"$*\" in *apierr*) api=1 ;; esac\n"
-          "while [ $# -gt 0 ]; do case \"$1\" in /*) break ;; esac; shift; done\n"
-          "\"$@\"\n"
-          "rc=$?\n"
-          "if [ -n \"$api\" ]; then\n"
-          "  echo '========= Program hit cudaErrorInvalidValue on CUDA API call to cudaMemcpy'\n"
-          "  echo '========= ERROR SUMMARY: 1 error'\n"
-          "  exit 97\n"
-          "fi\n"
-          "echo '========= ERROR SUMMARY: 0 errors'\n"
-          "exit $rc\n")
-          .string();
+  options_.sanitizer = stand_in("api-errors", kApiErrorStandIn).string();
   const auto r = grade("naive/T.pass:tiled/T.apierr:tiled_padded/T.pass");
   EXPECT_EQ(step(r, "naive").memcheck, course::StepMemcheck::clean);
   EXPECT_EQ(step(r, "tiled").memcheck, course::StepMemcheck::errors);
@@ -472,26 +478,7 @@ TEST_F(Runner, ATestWaitingForTheGpuIsNotHung) {
 // tests found errors, so every step that passed is checked again after them, as before, and the
 // passing step's own error fails it.
 TEST_F(Runner, AFailingStepCannotHideAPassingStepsFinding) {
-  options_.sanitizer =
-      stand_in(
-          "api-and-oob",
-          "case \"$*\" in *apierr*) api=1 ;; esac\n"
-          "while [ $# -gt 0 ]; do case \"$1\" in /*) break ;; esac; shift; done\n"
-          "\"$@\"\n"
-          "rc=$?\n"
-          "n=0\n"
-          "if [ -n \"$api\" ]; then\n"
-          "  echo '========= Program hit cudaErrorInvalidValue on CUDA API call to cudaMemcpy'\n"
-          "  n=$((n + 1))\n"
-          "fi\n"
-          "if [ $rc -eq 86 ]; then\n"
-          "  echo '========= Invalid __global__ read of size 4 bytes'\n"
-          "  n=$((n + 1))\n"
-          "fi\n"
-          "echo \"========= ERROR SUMMARY: $n errors\"\n"
-          "[ $n -gt 0 ] && exit 97\n"
-          "exit $rc\n")
-          .string();
+  options_.sanitizer = stand_in("api-errors", kApiErrorStandIn).string();
   const auto r = grade("naive/T.apierr:tiled/T.fail:tiled/T.oob:tiled_padded/T.pass");
   EXPECT_EQ(step(r, "naive").memcheck, course::StepMemcheck::errors);
   EXPECT_EQ(step(r, "naive").status, course::StepStatus::fail);

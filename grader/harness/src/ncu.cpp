@@ -1,5 +1,7 @@
 #include "harness/ncu.hpp"
 
+#include "course/text_file.hpp"
+
 #include <cstdio>
 #include <filesystem>
 
@@ -72,13 +74,7 @@ NcuResult run_ncu(const std::string& ncu, const std::string& kernels,
   cmd.insert(cmd.end(), program.begin(), program.end());
   const Ran profiled = run(cmd);
   // ncu's own lines (==PROF==, ==ERROR==, the CSV) go to csv_file, the program's to the pipe.
-  std::string csv;
-  if (FILE* f = std::fopen(csv_file.c_str(), "r")) {
-    char buf[4096];
-    std::size_t got = 0;
-    while ((got = std::fread(buf, 1, sizeof buf, f)) > 0) csv.append(buf, got);
-    std::fclose(f);
-  }
+  const std::string csv = course::read_text(csv_file).value_or("");
   r.output = tail(profiled.output + (csv.empty() ? "" : "\n" + csv));
   // ncu reports the permission error on its own lines (==ERROR== ERR_NVGPUCTRPERM ...) and still
   // runs the program, so the program's exit code says nothing about it: look for it first.
