@@ -104,16 +104,4 @@ HostProduct host_product(const std::vector<float>& A, const std::vector<float>& 
   return p;
 }
 
-/// host_product() on the calling thread alone.
-/// @param A M x K floats, row-major
-/// @param B K x N floats, row-major
-/// @param M rows of A and of the product
-/// @param N columns of B and of the product
-/// @param K columns of A, rows of B (the terms of each sum)
-inline HostProduct host_product(const std::vector<float>& A, const std::vector<float>& B, int M,
-                                int N, int K) {
-  return host_product(A, B, M, N, K,
-                      [](std::size_t rows, const auto& body) { body(std::size_t{0}, rows); });
-}
-
 }  // namespace matmul_tiled

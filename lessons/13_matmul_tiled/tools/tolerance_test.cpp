@@ -102,7 +102,8 @@ TEST(MatmulHostProduct, RowsOnThreadsGiveTheSameBits) {
   std::vector<float> A(static_cast<std::size_t>(M) * K), B(static_cast<std::size_t>(K) * N);
   for (float& v : A) v = draw(rng);
   for (float& v : B) v = draw(rng);
-  const matmul_tiled::HostProduct one = matmul_tiled::host_product(A, B, M, N, K);
+  const matmul_tiled::HostProduct one = matmul_tiled::host_product(
+      A, B, M, N, K, [](std::size_t rows, const auto& body) { body(std::size_t{0}, rows); });
   const matmul_tiled::HostProduct split =
       matmul_tiled::host_product(A, B, M, N, K, [](std::size_t rows, const auto& body) {
         std::vector<std::thread> pool;
