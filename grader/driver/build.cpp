@@ -90,6 +90,20 @@ bool names_unknown_target(const std::string& build_output) {
          build_output.find("unknown target") != std::string::npos;
 }
 
+// CMake's words when the build folder itself is broken, not the code it builds: its cache gone
+// ("could not load cache") or made for another folder (a moved checkout), or a file of its own
+// missing (`rm -rf build/CMakeFiles`: "Error processing file", the check of the build system).
+// A configure that stops on a file the lesson needs (cmake/CourseLesson.cmake's "course configure
+// error:", e.g. a deleted stub) fails the same check of the build system: that one is the lesson's.
+bool names_broken_build_folder(const std::string& build_output) {
+  if (build_output.find("course configure error:") != std::string::npos) return false;
+  for (const char* words :
+       {"could not load cache", "Error processing file", "is different than the directory",
+        "cmake_check_build_system", "rebuilding 'build.ninja'"})
+    if (build_output.find(words) != std::string::npos) return true;
+  return false;
+}
+
 bool in_student_files(const std::string& line) {
   for (const std::string folder : {course::layout::kExercises, course::layout::kSolutions})
     if (line.find(folder + "/") != std::string::npos) return true;
@@ -171,6 +185,13 @@ bool build_target(const GradeOptions& o, const std::string& target, std::string&
   if (c.exit_code != 0 && names_unknown_target(c.output) &&
       run_capture({course::config::kCMake, o.binary_dir}).exit_code == 0)
     c = build();
+  // A build folder whose own files are damaged but whose cache is there: configuring it again
+  // from that cache restores them (the preset's choices are in the cache).
+  std::error_code no_cache;
+  if (c.exit_code != 0 && names_broken_build_folder(c.output) &&
+      fs::exists(fs::path(o.binary_dir) / "CMakeCache.txt", no_cache) &&
+      run_capture({course::config::kCMake, o.binary_dir}).exit_code == 0)
+    c = build();
   if (c.exit_code == 0) {
     if (!warnings) return true;
     const fs::path saved = runs_dir(o) / (target + ".warnings");
@@ -189,7 +210,23 @@ bool build_target(const GradeOptions& o, const std::string& target, std::string&
   return false;
 }
 
-std::string build_failure_message(const std::string& target, const std::string& build_output) {
+bool build_folder_broken(const std::string& build_output) {
+  return names_broken_build_folder(build_output) && !compiled_student_file(build_output);
+}
+
+std::string build_failure_message(const std::string& target, const std::string& build_output,
+                                  const std::string& binary_dir) {
+  if (build_folder_broken(build_output)) {
+    const std::string folder = fs::path(binary_dir).filename().string();
+    const std::string preset = folder == "build-solutions" ? "solutions"
+                               : folder == "build-test"    ? "test"
+                                                           : "exercises";
+    return fmt::format(
+        "{} cannot be built: the build folder {} is damaged, or was made for another folder (your "
+        "code is not at fault). Configure it again from the course folder: cmake --preset {}; if "
+        "that fails too, delete {} and run the README's set-up command again. CMake said:",
+        target, binary_dir, preset, binary_dir);
+  }
   // Nothing was compiled: the target is not in the build files, even after build_target()
   // configured the folder again.
   if (names_unknown_target(build_output))

@@ -32,9 +32,17 @@ std::string student_warnings(const std::string& build_output, const std::string&
 /// Keeps the compiler's error lines (and a little context) from a build log, at most `max_lines`.
 std::string compiler_errors(const std::string& build_output, std::size_t max_lines = 40);
 
-/// The report's first line when `target` could not be built, from what the build printed: a file
-/// of the lesson missing (cmake/CourseLesson.cmake's "course configure error:"), a link error, or
-/// a compile error.
-std::string build_failure_message(const std::string& target, const std::string& build_output);
+/// Whether a failed build's output shows the build folder itself broken (CMake's cache missing or
+/// made for another folder, its own files missing) rather than code that does not compile: the
+/// grader's problem (exit code 5), not the student's (4). build_target() has already configured
+/// the folder again once where its cache was there.
+bool build_folder_broken(const std::string& build_output);
+
+/// The report's first line when `target` could not be built, from what the build printed: the
+/// build folder `binary_dir` broken (build_folder_broken(), with the preset that configures it
+/// again), a file of the lesson missing (cmake/CourseLesson.cmake's "course configure error:"), a
+/// link error, or a compile error.
+std::string build_failure_message(const std::string& target, const std::string& build_output,
+                                  const std::string& binary_dir = "build");
 
 }  // namespace driver

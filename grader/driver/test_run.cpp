@@ -79,8 +79,9 @@ bool prepare(const course::Lesson& lesson, const GradeOptions& o, course::Lesson
       fmt::print(stderr, "{}\n", first_build_note(lesson.id, o.variant));
     std::string log;
     if (!build_target(o, target, log, &report.build_warnings)) {
-      report.status = course::LessonStatus::build_failed;
-      report.message = build_failure_message(target, log);
+      report.status = build_folder_broken(log) ? course::LessonStatus::error
+                                               : course::LessonStatus::build_failed;
+      report.message = build_failure_message(target, log, o.binary_dir);
       report.build_log = log;
       return false;
     }

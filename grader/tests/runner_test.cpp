@@ -775,6 +775,40 @@ TEST(CompilerErrors, TheFirstLineSaysMissingFileLinkOrCompile) {
   }
 }
 
+// A build folder that is itself broken (its CMakeFiles/ deleted, its cache gone or made for a
+// folder the checkout was moved from) is the grader's problem, not the student's: the message says
+// so and names the preset that configures that folder again; a compile error is not taken for one
+// (what CMake and gmake printed in those cases on 2 cores, fourteenth session).
+TEST(CompilerErrors, ABrokenBuildFolderIsNotTheStudentsCode) {
+  const std::vector<std::string> broken = {
+      "CMake Error: Error processing file: /c/build/CMakeFiles/VerifyGlobs.cmake\n"
+      "gmake: *** [Makefile:2429: cmake_check_build_system] Error 1\n",
+      "Error: could not load cache\n",
+      "CMake Error: The current CMakeCache.txt directory /new/build/CMakeCache.txt is different "
+      "than the directory /old/build where CMakeCache.txt was created.\n",
+      "ninja: error: rebuilding 'build.ninja': subcommand failed\n"};
+  for (const std::string& said : broken) {
+    EXPECT_TRUE(driver::build_folder_broken(said)) << said;
+    const std::string m =
+        driver::build_failure_message("grade_07_transpose", said, "/c/build-solutions");
+    EXPECT_NE(m.find("the build folder /c/build-solutions is damaged"), std::string::npos) << m;
+    EXPECT_NE(m.find("your code is not at fault"), std::string::npos) << m;
+    EXPECT_NE(m.find("cmake --preset solutions"), std::string::npos) << m;
+    EXPECT_EQ(m.find("did not compile"), std::string::npos) << m;
+  }
+  EXPECT_NE(driver::build_failure_message("grade_07_transpose", broken[1], "/c/build")
+                .find("cmake --preset exercises"),
+            std::string::npos);
+  // The student's compile error, and a lesson file missing, stay theirs.
+  const std::string compile_error =
+      "[ 50%] Building CUDA object CMakeFiles/k.dir/exercises/07_transpose/transpose.cu.o\n"
+      "transpose.cu(20): error: identifier \"tile\" is undefined\n";
+  EXPECT_FALSE(driver::build_folder_broken(compile_error));
+  EXPECT_FALSE(driver::build_folder_broken(
+      "course configure error: exercises/07_transpose/ has no .cu file\n"
+      "gmake: *** [Makefile:2429: cmake_check_build_system] Error 1\n"));
+}
+
 TEST(CompilerErrors, CompileErrorsGetNoLinkExplanation) {
   const std::string kept = driver::compiler_errors(
       "transpose.cu(20): error: identifier \"tile\" is undefined\n1 error detected\n");
