@@ -12,11 +12,13 @@
 
 #include <fmt/format.h>
 
+#include "checkout.hpp"
 #include "commands/command.hpp"
 #include "course/config.hpp"
 #include "course/extensions.hpp"
 #include "course/manifest.hpp"
 #include "course/report.hpp"
+#include "process.hpp"
 #include "progress.hpp"
 
 namespace {
@@ -130,8 +132,27 @@ int main(int argc, char** argv) {
   // own, such as `dev check`, says those in its help).
   app.footer(course::exit_codes_text());
   if (const int stop = parse(app, argc, argv); stop >= 0) return stop;
+  // A checkout copied or moved together with its build folder: this grader still works on the
+  // course it was configured for. Say so, and how to build one for the folder in use.
+  std::error_code ec;
+  const driver::CheckoutProblem where = driver::checkout_problem(
+      driver::this_grader(""), course::config::kBinaryDir, course::config::kSourceDir,
+      fs::exists(course::config::kManifest, ec));
+  if (where.fatal) {
+    if (shared.json)
+      fmt::print("{}\n",
+                 driver::cli::json_usage_error(where.message, course::kExitInternal).dump(2));
+    else
+      fmt::print(stderr, "grader: {}\n", where.message);
+    return course::kExitInternal;
+  }
+  if (!where.message.empty()) fmt::print(stderr, "grader: {}\n", where.message);
   if (!manifest_error.empty()) {
-    fmt::print(stderr, "grader: {}\n", manifest_error);
+    if (shared.json)
+      fmt::print("{}\n",
+                 driver::cli::json_usage_error(manifest_error, course::kExitInternal).dump(2));
+    else
+      fmt::print(stderr, "grader: {}\n", manifest_error);
     return course::kExitInternal;
   }
   // Progress lives beside the sources (it survives `rm -rf build`); GRADER_STATE_DIR moves it.

@@ -46,7 +46,8 @@ void add_run_options(CLI::App& app, SharedOptions& shared);
 /// The JSON object printed instead of a report when the command line is wrong under --json:
 /// {"format": "cuda-course-grader-error", "format_version": 1, "grader_version", "exit_code",
 /// "error": MESSAGE}; `exit_code` is 2 (a usage error) unless the error is another kind (5: the
-/// instructors' executable is missing, cmd_instructor.cpp).
+/// instructors' executable is missing, cmd_instructor.cpp; the manifest unreadable or the
+/// course this grader was built for gone, main.cpp).
 nlohmann::json json_usage_error(const std::string& message, int exit_code = course::kExitUsage);
 
 /// What a command may use once the command line is parsed.
@@ -59,9 +60,10 @@ struct Context {
   bool color = false;                ///< --color resolved against the terminal
   std::vector<std::string> argv;     ///< the command line as typed, for a command that passes it on
 
-  /// Saves the progress file; says so on stderr when it cannot (also under --quiet: an unsaved
-  /// hint tier or passed step would silently come back next time).
-  void save_progress() const;
+  /// Saves the progress file; says so on stderr when it cannot, with why and the fix (also under
+  /// --quiet: an unsaved hint tier or passed step would silently come back next time).
+  /// @return whether it was saved
+  bool save_progress() const;
   /// The grading options the shared options describe (build tree, seed, device, timeouts).
   GradeOptions grade_options() const;
   /// Prints a usage error of `command` ("grader", "grader hint", ...) and returns exit code 2:

@@ -1,0 +1,57 @@
+#include "checkout.hpp"
+
+#include <filesystem>
+
+#include <fmt/format.h>
+
+namespace driver {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path resolved(const std::string& p) {
+  std::error_code ec;
+  const fs::path r = fs::weakly_canonical(p, ec);
+  return ec ? fs::path(p).lexically_normal() : r;
+}
+
+bool inside(const fs::path& path, const fs::path& folder) {
+  const fs::path rel = path.lexically_relative(folder);
+  return !rel.empty() && *rel.begin() != "..";
+}
+
+// The preset that makes a build folder of this name (CMakePresets.json's binaryDir).
+std::string preset_for(const std::string& folder) {
+  if (folder == "build-solutions") return "solutions";
+  if (folder == "build-test") return "test";
+  return "exercises";
+}
+
+}  // namespace
+
+CheckoutProblem checkout_problem(const std::string& executable, const std::string& binary_dir,
+                                 const std::string& source_dir, bool manifest_found) {
+  if (executable.empty()) return {};
+  const fs::path exe = resolved(executable);
+  if (inside(exe, resolved(binary_dir))) return {};
+  const fs::path build = exe.parent_path();
+  const std::string folder = build.filename().string();
+  const std::string preset = preset_for(folder);
+  const std::string fix = fmt::format(
+      "cd {} && rm -rf {} && cmake --preset {} && cmake --build --preset {} --target grader",
+      build.parent_path().string(), folder, preset, preset);
+  if (!manifest_found)
+    return {fmt::format("this grader was built for the course in {}, which is not there any more "
+                        "(was the course folder moved or renamed?). A build folder cannot move "
+                        "with its course: build the grader again where the course is now:\n  {}",
+                        source_dir, fix),
+            true};
+  return {fmt::format("note: this grader was built in {} and works on the course in {}, not on "
+                      "the copy it runs from ({}): your edits there are not what it grades. To "
+                      "grade that copy, build a grader for it:\n  {}",
+                      binary_dir, source_dir, build.parent_path().string(), fix),
+          false};
+}
+
+}  // namespace driver

@@ -1,0 +1,49 @@
+// Which course a grader works on when its checkout was copied or moved with the build folder
+// (driver/checkout.hpp): a fresh student's trial found the copy grading the original's files
+// without a word, and the moved one failing on "cannot read the course manifest" with no fix.
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "checkout.hpp"
+
+namespace {
+
+TEST(Checkout, AGraderInItsOwnBuildFolderHasNothingToSay) {
+  const driver::CheckoutProblem p =
+      driver::checkout_problem("/c/build/grader", "/c/build", "/c", true);
+  EXPECT_TRUE(p.message.empty()) << p.message;
+  EXPECT_FALSE(p.fatal);
+  EXPECT_TRUE(driver::checkout_problem("", "/c/build", "/c", true).message.empty());
+  // A folder whose name only begins like the build folder's is not inside it.
+  EXPECT_FALSE(
+      driver::checkout_problem("/c/build2/grader", "/c/build", "/c", true).message.empty());
+}
+
+TEST(Checkout, ACopyIsToldItGradesTheOriginal) {
+  const driver::CheckoutProblem p =
+      driver::checkout_problem("/copy/build/grader", "/orig/build", "/orig", true);
+  EXPECT_FALSE(p.fatal);
+  EXPECT_NE(p.message.find("works on the course in /orig, not on the copy it runs from (/copy)"),
+            std::string::npos)
+      << p.message;
+  EXPECT_NE(p.message.find("cd /copy && rm -rf build && cmake --preset exercises && cmake --build "
+                           "--preset exercises --target grader"),
+            std::string::npos)
+      << p.message;
+}
+
+TEST(Checkout, AMovedCheckoutIsAnErrorWithTheFix) {
+  const driver::CheckoutProblem p =
+      driver::checkout_problem("/new/build-test/grader", "/old/build-test", "/old", false);
+  EXPECT_TRUE(p.fatal);
+  EXPECT_NE(p.message.find("built for the course in /old, which is not there any more"),
+            std::string::npos)
+      << p.message;
+  EXPECT_NE(p.message.find("cd /new && rm -rf build-test && cmake --preset test"),
+            std::string::npos)
+      << p.message;
+}
+
+}  // namespace
