@@ -3,9 +3,14 @@
 #include "course/layout.hpp"
 #include "course/text_file.hpp"
 
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <map>
 
 #include <fmt/format.h>
 
@@ -26,6 +31,54 @@ fs::path aside_name(const std::string& path) {
   return aside;
 }
 
+// The type each field of the file must have wherever it appears (a step, a quiz, a prediction):
+// the accessors read them with json::value(), which throws on a value of another type, as in a
+// hand-edited file ("attempts": "two") or one of another shape.
+bool fields_well_typed(const json& o) {
+  using Check = bool (*)(const json&);
+  const Check number = [](const json& v) { return v.is_number(); };
+  const Check boolean = [](const json& v) { return v.is_boolean(); };
+  const Check text = [](const json& v) { return v.is_string(); };
+  static const std::map<std::string, Check> kinds = {
+      {"passed", boolean},     {"answers_shown", boolean}, {"fraction", number},
+      {"percent", number},     {"score", number},          {"total", number},
+      {"best_score", number},  {"best_total", number},     {"first_score", number},
+      {"first_total", number}, {"attempts", number},       {"last", text},
+      {"last_graded", text},   {"first_passed", text},     {"last_taken", text}};
+  if (!o.is_object()) return false;
+  for (const auto& [key, value] : o.items())
+    if (const auto kind = kinds.find(key); kind != kinds.end() && !kind->second(value))
+      return false;
+  return true;
+}
+
+// Every member of `o` (an object) passes `check`.
+template <class Check>
+bool all_members(const json& o, Check check) {
+  if (!o.is_object()) return false;
+  for (const auto& [key, value] : o.items())
+    if (!check(value)) return false;
+  return true;
+}
+
+// Whether `data` has the shape the accessors read: lessons -> id -> steps -> name -> fields,
+// hints -> step -> tiers seen, quiz -> fields and predictions -> question -> fields.
+bool well_formed(const json& data) {
+  if (!data.is_object()) return false;
+  if (!data.contains("lessons")) return true;
+  return all_members(data["lessons"], [](const json& l) {
+    if (!l.is_object()) return false;
+    if (l.contains("steps") && !all_members(l["steps"], fields_well_typed)) return false;
+    if (l.contains("hints") &&
+        !all_members(l["hints"], [](const json& tiers) { return tiers.is_number(); }))
+      return false;
+    if (!l.contains("quiz")) return true;
+    const json& q = l["quiz"];
+    return fields_well_typed(q) &&
+           (!q.contains("predictions") || all_members(q["predictions"], fields_well_typed));
+  });
+}
+
 }  // namespace
 
 Progress::Progress(std::string path) : path_(std::move(path)) {
@@ -35,8 +88,7 @@ Progress::Progress(std::string path) : path_(std::move(path)) {
   } else {
     data_ = json::parse(in, nullptr, /*allow_exceptions=*/false);
     in.close();
-    if (!data_.is_object() || (data_.contains("lessons") && !data_["lessons"].is_object()))
-      keep_corrupt_file();
+    if (!well_formed(data_)) keep_corrupt_file();
   }
   if (!data_.contains("lessons")) data_["lessons"] = json::object();
 }
@@ -209,6 +261,25 @@ std::string now_iso() {
 
 bool Progress::save() const {
   return !read_only_ && course::write_text_atomically(path_, data_.dump(2) + "\n");
+}
+
+std::string Progress::save_failure() const {
+  std::string why;
+  if (read_only_) {
+    why = "the file there was kept as it is, see above";
+  } else {
+    const fs::path dir = fs::path(path_).has_parent_path() ? fs::path(path_).parent_path() : ".";
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec) && !fs::create_directories(dir, ec) && ec)
+      why = fmt::format("{} cannot be created: {}", dir.string(), ec.message());
+    else if (::access(dir.c_str(), W_OK) != 0)
+      why = fmt::format("{} is not writable: {}", dir.string(), std::strerror(errno));
+  }
+  return fmt::format(
+      "could not save progress to {}{}: what this run recorded (hint tiers seen, steps passed, "
+      "quiz scores) is not kept. Make that folder writable, or set GRADER_STATE_DIR to a folder "
+      "you can write",
+      path_, why.empty() ? "" : " (" + why + ")");
 }
 
 std::pair<int, int> lesson_progress(const Progress& p, const course::Lesson& lesson) {

@@ -30,8 +30,9 @@ struct QuizScore {
 class Progress {
  public:
   /// Reads `path` if it exists; a missing file starts empty. Creates nothing. A file that is not
-  /// progress (not JSON, or not an object) is renamed aside to `path`.corrupt-<timestamp> and
-  /// warning() says so; when it cannot be renamed, save() refuses to overwrite it.
+  /// progress (not JSON, not an object, or a field of another type than the grader writes, which
+  /// the accessors could not read) is renamed aside to `path`.corrupt-<timestamp> and warning()
+  /// says so; when it cannot be renamed, save() refuses to overwrite it.
   explicit Progress(std::string path);
   /// What the student should be told about the file read ("" = nothing), e.g. that a corrupt
   /// one was kept aside. The grader prints it on stderr.
@@ -72,6 +73,10 @@ class Progress {
   double prediction(const std::string& lesson, const std::string& question) const;
   /// Writes the file; returns false (and leaves the old one) if it cannot.
   bool save() const;
+  /// What to tell the student after save() failed: the file, why (a folder that cannot be created
+  /// or written, with the system's reason, or a file kept as it was), that this run's record is
+  /// lost, and the fix (a writable folder, or GRADER_STATE_DIR).
+  std::string save_failure() const;
   /// The progress file's path.
   const std::string& path() const { return path_; }
 

@@ -346,14 +346,14 @@ void Attempt::summarize() {
                  0);
   }
   if ((answered_ > 0 || shown_ || !noted_.empty()) && !progress_.save())
-    err_ << "grader quiz: could not save the score to the progress file\n";
+    err_ << "grader quiz: " << progress_.save_failure() << "\n";
 }
 
 // An attempt stopped before its end: what it showed still makes the next attempt a retry.
 void Attempt::keep_answers_shown() {
   if (!shown_) return;
   progress_.note_answers_shown(lesson_.id);
-  if (!progress_.save()) err_ << "grader quiz: could not save the progress file (answers shown)\n";
+  if (!progress_.save()) err_ << "grader quiz: " << progress_.save_failure() << "\n";
 }
 
 }  // namespace

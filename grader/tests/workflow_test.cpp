@@ -279,7 +279,16 @@ class ProgressFile : public ::testing::Test {
 
 // A corrupt progress file used to be replaced without a word: the student's record was gone.
 TEST_F(ProgressFile, ACorruptFileIsKeptAsideAndSaid) {
-  for (const std::string corrupt : {"{\"lessons\": {\"x\": ", "[1, 2]", "{\"lessons\": 3}"}) {
+  // Not JSON, not an object, and JSON of another shape: a field of the wrong type made the grader
+  // abort (a fresh student's trial: "attempts": "two" in a quiz, a hint tier as text).
+  for (const std::string corrupt :
+       {"{\"lessons\": {\"x\": ", "[1, 2]", "{\"lessons\": 3}",
+        R"({"lessons": {"01_a": {"hints": {"index_1d": "x"}}}})",
+        R"({"lessons": {"01_a": {"quiz": {"attempts": "two", "score": 1, "total": 8}}}})",
+        R"({"lessons": {"01_a": {"steps": {"copy": {"passed": "yes"}}}}})",
+        R"({"lessons": {"01_a": {"steps": []}}})",
+        R"({"lessons": {"01_a": {"quiz": {"predictions": {"q1": {"percent": null}}}}}})",
+        R"({"lessons": {"01_a": 7}})"}) {
     SCOPED_TRACE(corrupt);
     for (const fs::path& p : kept()) fs::remove(p);
     std::ofstream(path()) << corrupt;
@@ -302,6 +311,17 @@ TEST_F(ProgressFile, AMissingOrValidFileNeedsNoWord) {
   EXPECT_EQ(driver::Progress(path()).warning(), "");
   std::ofstream(path()) << "{\"lessons\": {}}";
   EXPECT_EQ(driver::Progress(path()).warning(), "");
+  EXPECT_TRUE(kept().empty());
+  // A file the grader wrote itself, every kind of field in it, reads back without a word.
+  {
+    driver::Progress p(path());
+    p.set_hints_seen("01_a", "copy", 2);
+    p.set_quiz_score("01_a", 3, 4, "t0", true);
+    p.set_prediction("01_a", "q1", "01_a", "copy", 40, "t0");
+    ASSERT_TRUE(p.save());
+  }
+  EXPECT_EQ(driver::Progress(path()).warning(), "");
+  EXPECT_EQ(driver::Progress(path()).hints_seen("01_a", "copy"), 2);
   EXPECT_TRUE(kept().empty());
 }
 

@@ -50,16 +50,22 @@ int Hint::run(Context& context) {
   static const char* kTier[] = {"nudge", "idea", "what to change"};
   for (int i = 0; i < shown; ++i)
     fmt::print("\n  {}/{} ({}): {}\n", i + 1, tiers, i < 3 ? kTier[i] : "more", step->hints[i]);
-  if (shown < tiers)
+  context.progress.set_hints_seen(lesson.id, step->name, std::max(shown, seen));
+  // Saved first: an unsaved tier comes back on the next run, so it cannot promise the next one.
+  const bool saved = context.save_progress();
+  if (shown < tiers && saved)
     fmt::print("\nRun the same command again for the next tier ({} more), or add --all.\n",
                tiers - shown);
+  else if (shown < tiers)
+    fmt::print(
+        "\nThe tiers seen could not be saved (see above), so the same command shows this "
+        "tier again: add --all for all {}.\n",
+        tiers);
   else
     fmt::print(
         "\nThat is the last tier: all {} hints of this step are shown. The lesson's text "
         "explains the step in full: {}\n",
         tiers, course::layout::readme("", lesson.id).generic_string());
-  context.progress.set_hints_seen(lesson.id, step->name, std::max(shown, seen));
-  context.save_progress();
   return course::kExitOk;
 }
 

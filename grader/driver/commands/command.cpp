@@ -45,9 +45,10 @@ void add_run_options(CLI::App& app, SharedOptions& shared) {
   app.add_flag("-v,--verbose", shared.verbose, "show every failing test, not just the first ones");
 }
 
-void Context::save_progress() const {
-  if (!progress.save())
-    fmt::print(stderr, "grader: could not save progress to {}\n", progress.path());
+bool Context::save_progress() const {
+  if (progress.save()) return true;
+  fmt::print(stderr, "grader: {}\n", progress.save_failure());
+  return false;
 }
 
 GradeOptions Context::grade_options() const {
