@@ -211,6 +211,22 @@ int Attempt::collect_answers() {
     return course::kExitUsage;
   }
   const std::size_t n = quiz_.questions.size();
+  if (!interactive_ && answers_.size() == n && options_.seed == 0) {
+    // Without a seed this attempt's choice order and drawn numbers are new: an answer given in
+    // advance to such a question was not given to it, and would be scored as a first attempt.
+    for (std::size_t k = 0; k < n; ++k) {
+      const quiz::Kind kind = quiz_.questions[k].kind;
+      if (answers_[k] == "-" || (kind != quiz::Kind::choice && kind != quiz::Kind::generated))
+        continue;
+      err_ << fmt::format(
+          "grader quiz: answer {} ({}) is for a question whose choices are shuffled, or whose "
+          "numbers are drawn, per attempt; without --seed this attempt's were never shown to "
+          "you. Give the --seed of the attempt you read (it prints \"Seed N\"), or run `grader "
+          "quiz {}` in a terminal\n",
+          k + 1, answers_[k], lesson_.id);
+      return course::kExitUsage;
+    }
+  }
   if (interactive_ || answers_.size() == n) return course::kExitOk;
   err_ << fmt::format(
       "grader quiz: {} gives {} answer{}, but the quiz of {} has {} questions: one answer per "

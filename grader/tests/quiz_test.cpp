@@ -621,6 +621,29 @@ TEST_F(QuizCommand, UsageErrors) {
   EXPECT_FALSE(progress.quiz_score(id));
 }
 
+// A fresh student's trial: letters given without --seed were scored against a choice order never
+// shown, and the attempt recorded as the first. Without a seed an answer to a shuffled or drawn
+// question is refused, nothing recorded; skipping those questions ("-") needs no seed.
+TEST_F(QuizCommand, LettersWithoutASeedAreRefused) {
+  options_.seed = 0;
+  options_.answers = right_answers(quiz_file_, 42);
+  {
+    driver::Progress progress(progress_path());
+    EXPECT_EQ(run_fixture(progress), 2) << out_.str();
+  }
+  EXPECT_TRUE(contains(flat(out_.str()), "answer 1 (" + options_.answers[0] +
+                                             ") is for a question whose choices are shuffled"))
+      << out_.str();
+  EXPECT_TRUE(contains(flat(out_.str()), "Give the --seed of the attempt you read")) << out_.str();
+  EXPECT_FALSE(driver::Progress(progress_path()).quiz_score(lesson().id));
+  EXPECT_FALSE(driver::Progress(progress_path()).answers_shown(lesson().id));
+
+  out_.str("");
+  options_.answers = std::vector<std::string>(options_.answers.size(), "-");
+  driver::Progress progress(progress_path());
+  EXPECT_EQ(run_fixture(progress), 0) << out_.str();
+}
+
 TEST_F(QuizCommand, MalformedQuizFileIsAnInternalError) {
   driver::Progress progress(progress_path());
   options_.answers = {"a"};
