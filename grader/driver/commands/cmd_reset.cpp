@@ -1,6 +1,8 @@
 // `grader reset LESSON`: restore a lesson's stub as the course shipped it (workflow.hpp).
 #include <unistd.h>
 
+#include <fmt/format.h>
+
 #include "command.hpp"
 #include "course/config.hpp"
 #include "course/report.hpp"
@@ -21,6 +23,13 @@ class Reset : public Subcommand {
   int run(Context& context) override {
     const std::optional<course::Selection> sel = context.resolve_ready("grader reset", target_);
     if (!sel) return course::kExitUsage;
+    // A step's name would reset every file of its lesson: say what reset restores instead.
+    if (sel->step)
+      return context.usage_error(
+          "grader reset",
+          fmt::format("reset restores a whole lesson's stub files, not one step's: `grader reset "
+                      "{}` restores every file of exercises/{}/ (it asks first and keeps a backup)",
+                      sel->lesson->id, sel->lesson->id));
     ResetOptions options;
     options.yes = yes_;
     options.interactive = isatty(STDIN_FILENO);
