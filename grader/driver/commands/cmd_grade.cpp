@@ -1,5 +1,7 @@
 // `grader LESSON[.STEP] ...` and `grader --all`: grade, print the report, write the
 // machine-readable files, record progress. Without a lesson: the course map (cmd_map.cpp).
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 
@@ -113,8 +115,14 @@ int Grade::check_output_files(const Context& context) const {
     std::error_code ignored;  // a folder that cannot be made fails the open below, which says so
     const std::filesystem::path folder = std::filesystem::path(*path).parent_path();
     if (!folder.empty()) std::filesystem::create_directories(folder, ignored);
-    if (!std::ofstream(*path, std::ios::app))  // app: an old file survives
-      return context.usage_error("grader", fmt::format("cannot write {}", *path));
+    errno = 0;
+    if (!std::ofstream(*path, std::ios::app)) {  // app: an old file survives
+      const std::string why = std::filesystem::is_directory(*path, ignored)
+                                  ? "it is a folder: name a file in it"
+                              : errno != 0 ? std::strerror(errno)
+                                           : "it cannot be opened";
+      return context.usage_error("grader", fmt::format("cannot write {} ({})", *path, why));
+    }
   }
   return course::kExitOk;
 }
