@@ -175,7 +175,16 @@ int run_watch(const course::Lesson& lesson, const std::string& source_dir, doubl
   auto seen = stamps(dir);
   int runs = 0, rc = grade();
   ++runs;
-  fmt::print("\nwatching exercises/{}/ for changes (Ctrl-C to stop) ...\n", lesson.id);
+  // Said only when another run may follow; on a machine that cannot grade (no GPU: exit code 3),
+  // a save is still built, so compile errors show, and the line says that is all it does.
+  const auto say_watching = [&] {
+    if (max_runs > 0 && runs >= max_runs) return;
+    fmt::print("\nwatching exercises/{}/ for changes{} (Ctrl-C to stop) ...\n", lesson.id,
+               rc == course::kExitNoGpu
+                   ? ": this machine cannot grade (above), so a change is only compiled"
+                   : "");
+  };
+  say_watching();
   while (max_runs <= 0 || runs < max_runs) {
     if (events >= 0) {
       pollfd p{events, POLLIN, 0};
@@ -194,7 +203,7 @@ int run_watch(const course::Lesson& lesson, const std::string& source_dir, doubl
     fmt::print("\n--- change detected, grading {} again ---\n", lesson.id);
     rc = grade();
     ++runs;
-    fmt::print("\nwatching exercises/{}/ for changes (Ctrl-C to stop) ...\n", lesson.id);
+    say_watching();
   }
   if (events >= 0) close(events);
   return rc;

@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "course/manifest.hpp"
+#include "course/report.hpp"
 #include "progress.hpp"
 #include "test_dir.hpp"
 #include "workflow.hpp"
@@ -187,6 +188,29 @@ TEST_F(Workflow, WatchWakesOnTheSaveNotOnThePollInterval) {
   editor.join();
   EXPECT_EQ(graded, 2);
   EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 10.0);
+}
+
+// A fresh student's trial: `watch --max-runs 1` said it was watching and stopped; without a GPU
+// it watched on with no word that a save is only compiled there.
+TEST_F(Workflow, WatchSaysWhatItWatchesFor) {
+  testing::internal::CaptureStdout();
+  driver::run_watch(lesson_, root_.string(), 0.1, 1, [] { return course::kExitNoGpu; });
+  std::string out = testing::internal::GetCapturedStdout();
+  EXPECT_EQ(out.find("watching"), std::string::npos) << out;
+
+  std::thread editor([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(400));
+    write("// edited\n");
+    fs::last_write_time(file(), fs::file_time_type::clock::now() + std::chrono::seconds(5));
+  });
+  testing::internal::CaptureStdout();
+  driver::run_watch(lesson_, root_.string(), 0.1, 2, [] { return course::kExitNoGpu; });
+  editor.join();
+  out = testing::internal::GetCapturedStdout();
+  EXPECT_NE(
+      out.find("for changes: this machine cannot grade (above), so a change is only compiled"),
+      std::string::npos)
+      << out;
 }
 
 TEST_F(Workflow, WatchGradesAgainAfterASave) {
