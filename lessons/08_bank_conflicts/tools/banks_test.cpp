@@ -98,6 +98,18 @@ TEST(BankModel, FloatSwizzledColumnIsConflictFree) {
   }
 }
 
+// A row shorter than the warp: the swizzle wraps at the row length (column c ^ (i % 16)), and the
+// header says so (it printed c ^ i, a column past the row for lanes 16-31: a student's trial).
+TEST(BankModel, SwizzleOfAShortRowWrapsAndSaysSo) {
+  const Access a = access(4, 0, Pattern::swizzled, 7, 16);
+  const Result r = simulate(a);
+  for (const auto& l : r.lanes) EXPECT_EQ(l.stored_col, 7 ^ (l.lane % 16)) << l.lane;
+  EXPECT_EQ(bank_conflicts::banks::expression(a),
+            "float tile[32][16]; lane i reads element (i, 7), stored at tile[i][7 ^ (i % 16)]");
+  EXPECT_EQ(bank_conflicts::banks::expression(access(4, 0, Pattern::swizzled, 7)),
+            "float tile[32][32]; lane i reads element (i, 7), stored at tile[i][7 ^ i]");
+}
+
 // Broadcast (the A tile's read in the lesson): 32 lanes on one word of bank (32 * 0 + 9) % 32 =
 // 9: one pass, one word delivered to all lanes.
 TEST(BankModel, BroadcastIsOnePass) {
