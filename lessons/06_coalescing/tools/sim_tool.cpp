@@ -25,8 +25,8 @@ class SimTool : public course::ext::Tool {
         ->check(course::cli::whole_number(0, LLONG_MAX));
     command.add_option("--width", access_.element_bytes, "element size in bytes")
         ->check(course::cli::one_of({1, 2, 4, 8, 16}));
-    command.add_option("--lanes", access_.lanes, "active lanes of the warp (1..32)")
-        ->check(course::cli::whole_number(INT_MIN, INT_MAX));
+    command.add_option("--lanes", access_.lanes, "active lanes of the warp")
+        ->check(course::cli::whole_number(1, sim::kWarpSize, " (a warp has 32 threads)"));
     command.add_flag("--sweep", sweep_, "table over strides 1, 2, 4, 8, 16, 32");
     command.add_flag("--plain", plain_, "no colour");
   }

@@ -22,9 +22,9 @@ class BanksTool : public course::ext::Tool {
     command.add_option("--width", access_.element_bytes, "element size in bytes (default 4)")
         ->check(course::cli::one_of({4, 8}));
     command.add_option("--row", access_.row_elements, "elements of data per tile row (default 32)")
-        ->check(course::cli::whole_number(INT_MIN, INT_MAX));
+        ->check(course::cli::whole_number(1, banks::kMaxElements));
     command.add_option("--pad", access_.pad, "unused elements after each row (default 0)")
-        ->check(course::cli::whole_number(INT_MIN, INT_MAX));
+        ->check(course::cli::whole_number(0, banks::kMaxElements));
     command
         .add_option(
             "--pattern", pattern_,
@@ -33,9 +33,9 @@ class BanksTool : public course::ext::Tool {
             "tile[0][index]); default column")
         ->check(CLI::IsMember({"row", "column", "swizzled", "broadcast"}));
     command.add_option("--index", access_.index, "the row or column the warp reads (default 0)")
-        ->check(course::cli::whole_number(INT_MIN, INT_MAX));
-    command.add_option("--lanes", access_.lanes, "active lanes of the warp (1..32)")
-        ->check(course::cli::whole_number(INT_MIN, INT_MAX));
+        ->check(course::cli::whole_number(0, INT_MAX));
+    command.add_option("--lanes", access_.lanes, "active lanes of the warp")
+        ->check(course::cli::whole_number(1, banks::kWarpSize, " (a warp has 32 threads)"));
     command.add_flag("--sweep", sweep_, "table over paddings 0, 1, 2, 3, 4, 8");
     command.add_flag("--plain", plain_, "no colour");
   }

@@ -98,7 +98,9 @@ inline CLI::Validator seconds(double min, double max) {
         if ((min == 0 ? v <= 0 : v < min) || v > max) return why;
         return "";
       },
-      fmt::format("SECONDS in [{} - {}]", min, max));
+      // As the check reads: (0 - max] when 0 itself is refused (the help said [0 - max]).
+      min == 0 ? fmt::format("SECONDS in (0 - {}]", max)
+               : fmt::format("SECONDS in [{} - {}]", min, max));
 }
 
 }  // namespace course::cli
