@@ -389,8 +389,9 @@ std::string course_map(const course::Manifest& m, const Progress& p, bool color,
       out += fmt::format(" {} {:<24} {:<34} {:>7}  {}\n", arrow, l.id, l.title, time, state);
     }
   }
-  out += fmt::format("\n{} of {} available lessons done ({} planned).\n", finished, ready,
-                     m.lessons.size() - static_cast<std::size_t>(ready));
+  const std::size_t planned = m.lessons.size() - static_cast<std::size_t>(ready);
+  out += fmt::format("\n{} of {} available lessons done{}.\n", finished, ready,
+                     planned > 0 ? fmt::format(" ({} more planned)", planned) : "");
   if (next)
     out += fmt::format("Next: {} — read {}, edit {}/, then run `{} {}`\n", next->id,
                        course::layout::readme("", next->id).generic_string(),

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -176,6 +177,22 @@ TEST(NoGpuText, TheSameReasonIsSaidOnceForEveryLesson) {
   EXPECT_TRUE(contains(text, "SKIP  not graded: the same reason as 01_hello_threads above"))
       << text;
   EXPECT_EQ(r.exit_code(), course::kExitNoGpu);
+}
+
+// The map counts planned lessons only when there are some ("(0 planned)" puzzled a fresh student).
+TEST(CourseMap, CountsPlannedLessonsOnlyWhenThereAreSome) {
+  course::Manifest m = test_fixture::manifest();
+  const fs::path dir = test_fixture::fresh_test_dir("map-planned");
+  const driver::Progress progress((dir / "progress.json").string());
+  m.lessons.erase(std::remove_if(m.lessons.begin(), m.lessons.end(),
+                                 [](const course::Lesson& l) { return !l.ready(); }),
+                  m.lessons.end());
+  const std::string none = driver::course_map(m, progress, false, "grader");
+  EXPECT_EQ(none.find("planned"), std::string::npos) << none;
+  m.lessons.push_back(test_fixture::planned_lesson());
+  const std::string one = driver::course_map(m, progress, false, "grader");
+  EXPECT_NE(one.find("available lessons done (1 more planned)."), std::string::npos) << one;
+  fs::remove_all(dir);
 }
 
 // Item 11: `--json` without a lesson printed the text map; it is the progress as JSON now.
