@@ -99,7 +99,8 @@ bool names_broken_build_folder(const std::string& build_output) {
   if (build_output.find("course configure error:") != std::string::npos) return false;
   for (const char* words :
        {"could not load cache", "Error processing file", "is different than the directory",
-        "cmake_check_build_system", "rebuilding 'build.ninja'"})
+        "cmake_check_build_system", "rebuilding 'build.ninja'", "loading 'build.ninja'",
+        "ninja: error: build.ninja:"})
     if (build_output.find(words) != std::string::npos) return true;
   return false;
 }
@@ -168,7 +169,8 @@ std::string first_build_note(const std::string& lesson, const std::string& varia
 }
 
 bool build_target(const GradeOptions& o, const std::string& target, std::string& log,
-                  std::string* warnings) {
+                  std::string* warnings, bool* folder_broken) {
+  if (folder_broken) *folder_broken = false;
   const unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
   // Two builds in one build tree at once (two lessons graded side by side) can corrupt it.
   std::error_code ignored;
@@ -207,6 +209,8 @@ bool build_target(const GradeOptions& o, const std::string& target, std::string&
   fs::create_directories(full.parent_path());
   std::ofstream(full) << c.output;
   log = compiler_errors(c.output) + fmt::format("(full build log: {})\n", full.string());
+  // Read from the whole output: the lines that say what was compiled are not in `log`.
+  if (folder_broken) *folder_broken = build_folder_broken(c.output);
   return false;
 }
 
@@ -215,16 +219,17 @@ bool build_folder_broken(const std::string& build_output) {
 }
 
 std::string build_failure_message(const std::string& target, const std::string& build_output,
-                                  const std::string& binary_dir) {
-  if (build_folder_broken(build_output)) {
+                                  const std::string& binary_dir, bool folder_broken) {
+  if (folder_broken) {
     const std::string folder = fs::path(binary_dir).filename().string();
     const std::string preset = folder == "build-solutions" ? "solutions"
                                : folder == "build-test"    ? "test"
                                                            : "exercises";
     return fmt::format(
         "{} cannot be built: the build folder {} is damaged, or was made for another folder (your "
-        "code is not at fault). Configure it again from the course folder: cmake --preset {}; if "
-        "that fails too, delete {} and run the README's set-up command again. CMake said:",
+        "code is not at fault). Configure it again from the course folder with the preset that "
+        "made it (cmake --preset {}, unless you chose another); if that fails too, delete {} and "
+        "run the README's set-up command again. CMake said:",
         target, binary_dir, preset, binary_dir);
   }
   // Nothing was compiled: the target is not in the build files, even after build_target()

@@ -135,9 +135,10 @@ int main(int argc, char** argv) {
   // A checkout copied or moved together with its build folder: this grader still works on the
   // course it was configured for. Say so, and how to build one for the folder in use.
   std::error_code ec;
+  const std::string exe = driver::this_grader("");
   const driver::CheckoutProblem where = driver::checkout_problem(
-      driver::this_grader(""), course::config::kBinaryDir, course::config::kSourceDir,
-      fs::exists(course::config::kManifest, ec));
+      exe, course::config::kBinaryDir, course::config::kSourceDir,
+      fs::exists(course::config::kManifest, ec), driver::in_a_checkout(exe));
   if (where.fatal) {
     if (shared.json)
       fmt::print("{}\n",
@@ -146,7 +147,12 @@ int main(int argc, char** argv) {
       fmt::print(stderr, "grader: {}\n", where.message);
     return course::kExitInternal;
   }
-  if (!where.message.empty()) fmt::print(stderr, "grader: {}\n", where.message);
+  // Once per command line: `grader dev ...` runs grader-instructor of the same folder, which
+  // would say it again.
+  if (!where.message.empty() && !std::getenv("GRADER_CHECKOUT_NOTED")) {
+    fmt::print(stderr, "grader: {}\n", where.message);
+    setenv("GRADER_CHECKOUT_NOTED", "1", 1);
+  }
   if (!manifest_error.empty()) {
     if (shared.json)
       fmt::print("{}\n",

@@ -264,10 +264,15 @@ bool Progress::save() const {
 }
 
 std::string Progress::save_failure() const {
+  if (read_only_)
+    return fmt::format(
+        "could not save progress to {}: the file there is not one the grader can read and was left "
+        "as it is (see above): what this run recorded (hint tiers seen, steps passed, quiz scores) "
+        "is not kept. Move or repair that file",
+        path_);
   std::string why;
-  if (read_only_) {
-    why = "the file there was kept as it is, see above";
-  } else {
+  {
+    // save() made the folder if it could; asking again gives the system's reason.
     const fs::path dir = fs::path(path_).has_parent_path() ? fs::path(path_).parent_path() : ".";
     std::error_code ec;
     if (!fs::is_directory(dir, ec) && !fs::create_directories(dir, ec) && ec)

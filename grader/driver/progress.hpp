@@ -75,7 +75,7 @@ class Progress {
   bool save() const;
   /// What to tell the student after save() failed: the file, why (a folder that cannot be created
   /// or written, with the system's reason, or a file kept as it was), that this run's record is
-  /// lost, and the fix (a writable folder, or GRADER_STATE_DIR).
+  /// lost, and the fix (a writable folder or GRADER_STATE_DIR; moving or repairing a file kept).
   std::string save_failure() const;
   /// The progress file's path.
   const std::string& path() const { return path_; }

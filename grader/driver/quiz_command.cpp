@@ -1,5 +1,7 @@
 #include "quiz_command.hpp"
 
+#include <cctype>
+
 #include <fmt/format.h>
 
 #include <filesystem>
@@ -196,6 +198,18 @@ int Attempt::load(const course::Manifest& manifest, const std::string& quiz_path
   return course::kExitInternal;
 }
 
+// Whether an answer picks one of `choices` choices by its letter ("b", "b)", "b.", "(b)"), as
+// quiz::check reads it first, rather than by the choice's text.
+bool names_a_letter(const std::string& answer, std::size_t choices) {
+  std::string key;
+  for (const char c : answer) key += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (key.size() >= 2 && key.front() == '(' && key.back() == ')')
+    key = key.substr(1, key.size() - 2);
+  else if (key.size() == 2 && (key[1] == ')' || key[1] == '.'))
+    key = key.substr(0, 1);
+  return key.size() == 1 && key[0] >= 'a' && key[0] < 'a' + static_cast<int>(choices);
+}
+
 // Where the answers come from: the terminal, --answer flags or an answers file.
 int Attempt::collect_answers() {
   const bool from_file = !options_.answers_file.empty();
@@ -216,14 +230,18 @@ int Attempt::collect_answers() {
     // advance to such a question was not given to it, and would be scored as a first attempt.
     for (std::size_t k = 0; k < n; ++k) {
       const quiz::Kind kind = quiz_.questions[k].kind;
-      if (answers_[k] == "-" || (kind != quiz::Kind::choice && kind != quiz::Kind::generated))
-        continue;
+      // A choice's own text does not depend on the order; its letter does.
+      const bool shuffled = kind == quiz::Kind::choice &&
+                            names_a_letter(answers_[k], quiz_.questions[k].choices.size());
+      if (answers_[k] == "-" || !(shuffled || kind == quiz::Kind::generated)) continue;
       err_ << fmt::format(
-          "grader quiz: answer {} ({}) is for a question whose choices are shuffled, or whose "
-          "numbers are drawn, per attempt; without --seed this attempt's were never shown to "
-          "you. Give the --seed of the attempt you read (it prints \"Seed N\"), or run `grader "
-          "quiz {}` in a terminal\n",
-          k + 1, answers_[k], lesson_.id);
+          "grader quiz: answer {} ({}) {}; without --seed this attempt's were never shown to you. "
+          "Give the --seed of the attempt you read (it prints \"Seed N\"){}, or run `grader quiz "
+          "{}` in a terminal\n",
+          k + 1, answers_[k],
+          shuffled ? "picks a choice by its letter, and the choices are shuffled per attempt"
+                   : "answers a question whose numbers are drawn per attempt",
+          shuffled ? ", give the choice's text instead of its letter" : "", lesson_.id);
       return course::kExitUsage;
     }
   }

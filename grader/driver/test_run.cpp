@@ -78,10 +78,11 @@ bool prepare(const course::Lesson& lesson, const GradeOptions& o, course::Lesson
     if (o.status_messages && !fs::exists(fs::path(o.lesson_bin_dir) / target))
       fmt::print(stderr, "{}\n", first_build_note(lesson.id, o.variant));
     std::string log;
-    if (!build_target(o, target, log, &report.build_warnings)) {
-      report.status = build_folder_broken(log) ? course::LessonStatus::error
-                                               : course::LessonStatus::build_failed;
-      report.message = build_failure_message(target, log, o.binary_dir);
+    bool folder_broken = false;
+    if (!build_target(o, target, log, &report.build_warnings, &folder_broken)) {
+      report.status =
+          folder_broken ? course::LessonStatus::error : course::LessonStatus::build_failed;
+      report.message = build_failure_message(target, log, o.binary_dir, folder_broken);
       report.build_log = log;
       return false;
     }

@@ -12,18 +12,18 @@ namespace {
 
 TEST(Checkout, AGraderInItsOwnBuildFolderHasNothingToSay) {
   const driver::CheckoutProblem p =
-      driver::checkout_problem("/c/build/grader", "/c/build", "/c", true);
+      driver::checkout_problem("/c/build/grader", "/c/build", "/c", true, true);
   EXPECT_TRUE(p.message.empty()) << p.message;
   EXPECT_FALSE(p.fatal);
-  EXPECT_TRUE(driver::checkout_problem("", "/c/build", "/c", true).message.empty());
+  EXPECT_TRUE(driver::checkout_problem("", "/c/build", "/c", true, true).message.empty());
   // A folder whose name only begins like the build folder's is not inside it.
   EXPECT_FALSE(
-      driver::checkout_problem("/c/build2/grader", "/c/build", "/c", true).message.empty());
+      driver::checkout_problem("/c/build2/grader", "/c/build", "/c", true, true).message.empty());
 }
 
 TEST(Checkout, ACopyIsToldItGradesTheOriginal) {
   const driver::CheckoutProblem p =
-      driver::checkout_problem("/copy/build/grader", "/orig/build", "/orig", true);
+      driver::checkout_problem("/copy/build/grader", "/orig/build", "/orig", true, true);
   EXPECT_FALSE(p.fatal);
   EXPECT_NE(p.message.find("works on the course in /orig, not on the copy it runs from (/copy)"),
             std::string::npos)
@@ -36,14 +36,31 @@ TEST(Checkout, ACopyIsToldItGradesTheOriginal) {
 
 TEST(Checkout, AMovedCheckoutIsAnErrorWithTheFix) {
   const driver::CheckoutProblem p =
-      driver::checkout_problem("/new/build-test/grader", "/old/build-test", "/old", false);
+      driver::checkout_problem("/new/build-test/grader", "/old/build-test", "/old", false, true);
   EXPECT_TRUE(p.fatal);
   EXPECT_NE(p.message.find("built for the course in /old, which is not there any more"),
             std::string::npos)
       << p.message;
-  EXPECT_NE(p.message.find("cd /new && rm -rf build-test && cmake --preset test"),
+  EXPECT_NE(p.message.find("cd /new && rm -rf build-test && cmake --preset test && cmake --build "
+                           "--preset test"),
             std::string::npos)
       << p.message;
+  EXPECT_EQ(p.message.find("--target grader"), std::string::npos) << p.message;  // all, for dev
+}
+
+// The executable copied alone (into ~/bin, a review found) still works on its course: nothing to
+// say, and above all no `rm -rf` of the folder it was copied to; if that course is gone, an error
+// without a command to run.
+TEST(Checkout, AGraderCopiedAloneIsNoCheckout) {
+  EXPECT_TRUE(driver::checkout_problem("/home/u/bin/grader", "/c/build", "/c", true, false)
+                  .message.empty());
+  const driver::CheckoutProblem gone =
+      driver::checkout_problem("/home/u/bin/grader", "/c/build", "/c", false, false);
+  EXPECT_TRUE(gone.fatal);
+  EXPECT_NE(gone.message.find("built for the course in /c, which is not there any more"),
+            std::string::npos)
+      << gone.message;
+  EXPECT_EQ(gone.message.find("rm -rf"), std::string::npos) << gone.message;
 }
 
 }  // namespace

@@ -632,16 +632,28 @@ TEST_F(QuizCommand, LettersWithoutASeedAreRefused) {
     EXPECT_EQ(run_fixture(progress), 2) << out_.str();
   }
   EXPECT_TRUE(contains(flat(out_.str()), "answer 1 (" + options_.answers[0] +
-                                             ") is for a question whose choices are shuffled"))
+                                             ") picks a choice by its letter, and the choices are "
+                                             "shuffled per attempt"))
       << out_.str();
   EXPECT_TRUE(contains(flat(out_.str()), "Give the --seed of the attempt you read")) << out_.str();
   EXPECT_FALSE(driver::Progress(progress_path()).quiz_score(lesson().id));
   EXPECT_FALSE(driver::Progress(progress_path()).answers_shown(lesson().id));
+  for (const std::string letter : {"(a)", "c)", "b."}) {
+    out_.str("");
+    options_.answers[0] = letter;
+    driver::Progress progress(progress_path());
+    EXPECT_EQ(run_fixture(progress), 2) << letter << ": " << out_.str();
+  }
 
+  // A choice's text and a skip do not depend on the order: scored without a seed.
   out_.str("");
   options_.answers = std::vector<std::string>(options_.answers.size(), "-");
-  driver::Progress progress(progress_path());
-  EXPECT_EQ(run_fixture(progress), 0) << out_.str();
+  options_.answers[0] = "y";  // the text of the right choice of "Pick y."
+  {
+    driver::Progress progress(progress_path());
+    EXPECT_EQ(run_fixture(progress), 0) << out_.str();
+  }
+  EXPECT_TRUE(contains(flat(out_.str()), "Score: 1/3")) << out_.str();
 }
 
 TEST_F(QuizCommand, MalformedQuizFileIsAnInternalError) {

@@ -19,10 +19,12 @@
 
 #include <fmt/format.h>
 
+#include "build.hpp"
 #include "course/config.hpp"
 #include "course/manifest.hpp"
 #include "grade.hpp"
 #include "progress.hpp"
+#include "test_dir.hpp"
 
 namespace {
 
@@ -786,27 +788,50 @@ TEST(CompilerErrors, ABrokenBuildFolderIsNotTheStudentsCode) {
       "Error: could not load cache\n",
       "CMake Error: The current CMakeCache.txt directory /new/build/CMakeCache.txt is different "
       "than the directory /old/build where CMakeCache.txt was created.\n",
-      "ninja: error: rebuilding 'build.ninja': subcommand failed\n"};
+      "ninja: error: rebuilding 'build.ninja': subcommand failed\n",
+      // Ninja, CMakeFiles/ or build.ninja deleted (a review, fourteenth session):
+      "ninja: error: build.ninja:35: loading 'CMakeFiles/rules.ninja': No such file or directory\n",
+      "ninja: error: loading 'build.ninja': No such file or directory\n"};
   for (const std::string& said : broken) {
     EXPECT_TRUE(driver::build_folder_broken(said)) << said;
     const std::string m =
-        driver::build_failure_message("grade_07_transpose", said, "/c/build-solutions");
+        driver::build_failure_message("grade_07_transpose", said, "/c/build-solutions", true);
     EXPECT_NE(m.find("the build folder /c/build-solutions is damaged"), std::string::npos) << m;
     EXPECT_NE(m.find("your code is not at fault"), std::string::npos) << m;
     EXPECT_NE(m.find("cmake --preset solutions"), std::string::npos) << m;
     EXPECT_EQ(m.find("did not compile"), std::string::npos) << m;
   }
-  EXPECT_NE(driver::build_failure_message("grade_07_transpose", broken[1], "/c/build")
+  EXPECT_NE(driver::build_failure_message("grade_07_transpose", broken[1], "/c/build", true)
                 .find("cmake --preset exercises"),
             std::string::npos);
-  // The student's compile error, and a lesson file missing, stay theirs.
+  // The student's compile error, and a lesson file missing, stay theirs: also when CMake's words
+  // are in the same output, once the student's file was compiled.
   const std::string compile_error =
       "[ 50%] Building CUDA object CMakeFiles/k.dir/exercises/07_transpose/transpose.cu.o\n"
       "transpose.cu(20): error: identifier \"tile\" is undefined\n";
   EXPECT_FALSE(driver::build_folder_broken(compile_error));
+  EXPECT_FALSE(driver::build_folder_broken(compile_error + broken[0]));
+  EXPECT_NE(driver::build_failure_message("grade_07_transpose", compile_error, "/c/build", false)
+                .find("did not compile"),
+            std::string::npos);
   EXPECT_FALSE(driver::build_folder_broken(
       "course configure error: exercises/07_transpose/ has no .cu file\n"
       "gmake: *** [Makefile:2429: cmake_check_build_system] Error 1\n"));
+}
+
+// The grade's own path, with the real CMake: a build folder without its cache (here: an empty
+// folder) cannot be configured again, and build_target() says the folder is broken, which the
+// report turns into exit code 5, not the student's compile error.
+TEST(CompilerErrors, BuildTargetSaysAFolderWithoutACacheIsBroken) {
+  const std::filesystem::path dir = test_fixture::fresh_test_dir("broken-build");
+  driver::GradeOptions o;
+  o.binary_dir = dir.string();
+  o.status_messages = false;
+  std::string log;
+  bool broken = false;
+  EXPECT_FALSE(driver::build_target(o, "grade_07_transpose", log, nullptr, &broken));
+  EXPECT_TRUE(broken) << log;
+  std::filesystem::remove_all(dir);
 }
 
 TEST(CompilerErrors, CompileErrorsGetNoLinkExplanation) {

@@ -117,10 +117,11 @@ int Grade::check_output_files(const Context& context) const {
     if (!folder.empty()) std::filesystem::create_directories(folder, ignored);
     errno = 0;
     if (!std::ofstream(*path, std::ios::app)) {  // app: an old file survives
+      const int open_error = errno;  // before the check below, whose stat() may set errno
       const std::string why = std::filesystem::is_directory(*path, ignored)
                                   ? "it is a folder: name a file in it"
-                              : errno != 0 ? std::strerror(errno)
-                                           : "it cannot be opened";
+                              : open_error != 0 ? std::strerror(open_error)
+                                                : "it cannot be opened";
       return context.usage_error("grader", fmt::format("cannot write {} ({})", *path, why));
     }
   }
