@@ -9,6 +9,7 @@
 #include <cxxabi.h>
 #include <fmt/format.h>
 
+#include "checkout.hpp"
 #include "course/config.hpp"
 #include "course/layout.hpp"
 #include "course/text_file.hpp"
@@ -181,17 +182,16 @@ bool build_target(const GradeOptions& o, const std::string& target, std::string&
                         "--parallel", std::to_string(jobs)});
   };
   Captured c = build();
-  // A target the build files do not have yet: the manifest gained a lesson or a wrong kernel
-  // after the folder was configured (`grader dev new`). gmake does not configure again before it
-  // looks the target up, so configure once here and try again.
-  if (c.exit_code != 0 && names_unknown_target(c.output) &&
-      run_capture({course::config::kCMake, o.binary_dir}).exit_code == 0)
-    c = build();
-  // A build folder whose own files are damaged but whose cache is there: configuring it again
-  // from that cache restores them (the preset's choices are in the cache).
+  // Configured once again from the folder's cache, then built again, when the build failed on
+  // the build files rather than the code: a target they do not have yet (the manifest gained a
+  // lesson or a wrong kernel after the folder was configured, `grader dev new`; gmake does not
+  // configure again before it looks the target up), or CMake's own files damaged while the cache
+  // that holds the preset's choices is there.
   std::error_code no_cache;
-  if (c.exit_code != 0 && names_broken_build_folder(c.output) &&
-      fs::exists(fs::path(o.binary_dir) / "CMakeCache.txt", no_cache) &&
+  const bool reconfigure = names_unknown_target(c.output) ||
+                           (names_broken_build_folder(c.output) &&
+                            fs::exists(fs::path(o.binary_dir) / "CMakeCache.txt", no_cache));
+  if (c.exit_code != 0 && reconfigure &&
       run_capture({course::config::kCMake, o.binary_dir}).exit_code == 0)
     c = build();
   if (c.exit_code == 0) {
@@ -221,10 +221,7 @@ bool build_folder_broken(const std::string& build_output) {
 std::string build_failure_message(const std::string& target, const std::string& build_output,
                                   const std::string& binary_dir, bool folder_broken) {
   if (folder_broken) {
-    const std::string folder = fs::path(binary_dir).filename().string();
-    const std::string preset = folder == "build-solutions" ? "solutions"
-                               : folder == "build-test"    ? "test"
-                                                           : "exercises";
+    const std::string preset = preset_of_build_folder(fs::path(binary_dir).filename().string());
     return fmt::format(
         "{} cannot be built: the build folder {} is damaged, or was made for another folder (your "
         "code is not at fault). Configure it again from the course folder with the preset that "

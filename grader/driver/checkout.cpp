@@ -21,14 +21,13 @@ bool inside(const fs::path& path, const fs::path& folder) {
   return !rel.empty() && *rel.begin() != "..";
 }
 
-// The preset that makes a build folder of this name (CMakePresets.json's binaryDir).
-std::string preset_for(const std::string& folder) {
+}  // namespace
+
+std::string preset_of_build_folder(const std::string& folder) {
   if (folder == "build-solutions") return "solutions";
   if (folder == "build-test") return "test";
   return "exercises";
 }
-
-}  // namespace
 
 CheckoutProblem checkout_problem(const std::string& executable, const std::string& binary_dir,
                                  const std::string& source_dir, bool manifest_found,
@@ -46,7 +45,7 @@ CheckoutProblem checkout_problem(const std::string& executable, const std::strin
   }
   const fs::path build = exe.parent_path();
   const std::string folder = build.filename().string();
-  const std::string preset = preset_for(folder);
+  const std::string preset = preset_of_build_folder(folder);
   // Students need the grader alone; the instructors' folders build everything (grader-instructor).
   const std::string fix = fmt::format(
       "cd {} && rm -rf {} && cmake --preset {} && cmake --build "

@@ -27,6 +27,11 @@ CheckoutProblem checkout_problem(const std::string& executable, const std::strin
                                  const std::string& source_dir, bool manifest_found,
                                  bool in_a_checkout);
 
+/// The preset of CMakePresets.json that makes a build folder of this name (its binaryDir):
+/// build-solutions solutions, build-test test, anything else exercises (build/ of the students'
+/// presets; `native` and `colab-t4` make build/ too, so a message says "unless you chose another").
+std::string preset_of_build_folder(const std::string& folder);
+
 /// Whether `executable`'s folder is a build folder of a course checkout: it holds CMakeCache.txt,
 /// and its parent lessons/course.json.
 bool in_a_checkout(const std::string& executable);

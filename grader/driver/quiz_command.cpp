@@ -1,7 +1,5 @@
 #include "quiz_command.hpp"
 
-#include <cctype>
-
 #include <fmt/format.h>
 
 #include <filesystem>
@@ -198,18 +196,6 @@ int Attempt::load(const course::Manifest& manifest, const std::string& quiz_path
   return course::kExitInternal;
 }
 
-// Whether an answer picks one of `choices` choices by its letter ("b", "b)", "b.", "(b)"), as
-// quiz::check reads it first, rather than by the choice's text.
-bool names_a_letter(const std::string& answer, std::size_t choices) {
-  std::string key;
-  for (const char c : answer) key += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  if (key.size() >= 2 && key.front() == '(' && key.back() == ')')
-    key = key.substr(1, key.size() - 2);
-  else if (key.size() == 2 && (key[1] == ')' || key[1] == '.'))
-    key = key.substr(0, 1);
-  return key.size() == 1 && key[0] >= 'a' && key[0] < 'a' + static_cast<int>(choices);
-}
-
 // Where the answers come from: the terminal, --answer flags or an answers file.
 int Attempt::collect_answers() {
   const bool from_file = !options_.answers_file.empty();
@@ -231,8 +217,10 @@ int Attempt::collect_answers() {
     for (std::size_t k = 0; k < n; ++k) {
       const quiz::Kind kind = quiz_.questions[k].kind;
       // A choice's own text does not depend on the order; its letter does.
-      const bool shuffled = kind == quiz::Kind::choice &&
-                            names_a_letter(answers_[k], quiz_.questions[k].choices.size());
+      const bool shuffled =
+          kind == quiz::Kind::choice &&
+          quiz::choice_by_letter(answers_[k],
+                                 static_cast<int>(quiz_.questions[k].choices.size())) >= 0;
       if (answers_[k] == "-" || !(shuffled || kind == quiz::Kind::generated)) continue;
       err_ << fmt::format(
           "grader quiz: answer {} ({}) {}; without --seed this attempt's were never shown to you. "

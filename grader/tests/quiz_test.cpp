@@ -621,6 +621,14 @@ TEST_F(QuizCommand, UsageErrors) {
   EXPECT_FALSE(progress.quiz_score(id));
 }
 
+// The letter forms check() reads, in one place for it and for the refusal without --seed.
+TEST(QuizCheck, ChoiceByLetter) {
+  for (const std::string b : {"b", "B", "b)", "b.", "(b)"})
+    EXPECT_EQ(course::quiz::choice_by_letter(b, 3), 1) << b;
+  for (const std::string no : {"d", "y", "-", "", "bb", "(b", "1"})
+    EXPECT_EQ(course::quiz::choice_by_letter(no, 3), -1) << no;
+}
+
 // A fresh student's trial: letters given without --seed were scored against a choice order never
 // shown, and the attempt recorded as the first. Without a seed an answer to a shuffled or drawn
 // question is refused, nothing recorded; skipping those questions ("-") needs no seed.

@@ -67,18 +67,26 @@ void shuffle_choices(const Question& q, std::uint64_t seed, Instance& inst) {
   }
 }
 
+}  // namespace
+
+int choice_by_letter(const std::string& answer, int choices) {
+  std::string key = lower(answer);
+  if (key.size() >= 2 && key.front() == '(' && key.back() == ')')
+    key = key.substr(1, key.size() - 2);
+  else if (key.size() == 2 && (key[1] == ')' || key[1] == '.'))
+    key = key.substr(0, 1);
+  return key.size() == 1 && key[0] >= 'a' && key[0] < letter(choices) ? key[0] - 'a' : -1;
+}
+
+namespace {
+
 Verdict check_choice(const Instance& inst, const std::string& given, Verdict v) {
   const int n = static_cast<int>(inst.choices.size());
   const std::string right =
       fmt::format("{}) {}", letter(inst.answer_index), inst.choices[inst.answer_index]);
   int picked = -1;
   if (!v.skipped) {
-    std::string key = lower(given);
-    if (key.size() >= 2 && key.front() == '(' && key.back() == ')')
-      key = key.substr(1, key.size() - 2);
-    else if (key.size() == 2 && (key[1] == ')' || key[1] == '.'))
-      key = key.substr(0, 1);
-    if (key.size() == 1 && key[0] >= 'a' && key[0] < letter(n)) picked = key[0] - 'a';
+    picked = choice_by_letter(given, n);
     for (int k = 0; k < n && picked < 0; ++k)
       if (lower(trim(inst.choices[k])) == lower(given)) picked = k;
   }

@@ -177,6 +177,11 @@ struct Verdict {
   std::string explanation;
 };
 
+/// The choice an answer names by its letter, as check() reads it first ("b", "B", "b)", "b.",
+/// "(b)"), among `choices` choices: its index, or -1 when the answer is no such letter (it may
+/// then name a choice by its text, which does not depend on the shuffled order).
+int choice_by_letter(const std::string& answer, int choices);
+
 /// Checks `answer` (as typed: surrounding spaces are ignored; "-" skips) for `inst`.
 /// @param inst   the question as asked (instantiate())
 /// @param answer what the student typed
