@@ -8,6 +8,9 @@
 #   rebuild                after another touch, the rebuild alone (cmake --build of the
 #                          lesson's test target), the part of each figure above that is the
 #                          compiler's
+#   step / quick, no build the same one step and --quick with --no-build: the grader's own part,
+#                          what is left once the compiler is done (nvcc alone takes 0.7-1.0 s on
+#                          one file, docs/measured/H200.md, fifteenth session)
 # and print a Markdown table (seconds, exit code in brackets). Run it in a checkout whose
 # exercises/ hold solved kernels (e.g. `cp -r solutions/. exercises/` in a scratch copy) to time
 # passing verdicts; with the stubs it times failing ones.
@@ -42,8 +45,8 @@ logs=${OUT:-/tmp}/verdict-logs
 mkdir -p "$logs"
 # Every lesson built once first: the table times an edit, not the first build.
 for l in "${lessons[@]}"; do "$grader" "$l" --quick >/dev/null 2>&1; done
-echo "| lesson | full grade | one step | --quick | rebuild |"
-echo "| --- | --- | --- | --- | --- |"
+echo "| lesson | full grade | one step | --quick | rebuild | one step, no build | --quick, no build |"
+echo "| --- | --- | --- | --- | --- | --- | --- |"
 for l in "${lessons[@]}"; do
   step=$(first_step "$l")
   touch exercises/"$l"/*.cu
@@ -54,5 +57,7 @@ for l in "${lessons[@]}"; do
   quick=$(timed "$logs/$l.quick.log" "$grader" "$l" --quick)
   touch exercises/"$l"/*.cu
   rebuild=$(timed "$logs/$l.rebuild.log" cmake --build "$build" --target "grade_$l")
-  echo "| $l | $full | $one ($step) | $quick | $rebuild |"
+  one_nb=$(timed "$logs/$l.step-nobuild.log" "$grader" "$l.$step" --no-build)
+  quick_nb=$(timed "$logs/$l.quick-nobuild.log" "$grader" "$l" --quick --no-build)
+  echo "| $l | $full | $one ($step) | $quick | $rebuild | $one_nb | $quick_nb |"
 done
