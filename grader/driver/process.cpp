@@ -184,6 +184,7 @@ ChildEnd run_watched(const WatchedChild& child) {
 
   std::string current;      // test that has started and not ended
   std::size_t waiting = 0;  // its "waiting_for_quiet_gpu" records
+  bool said_waiting = false;
   auto since = clock::now();
   off_t seen_size = -1;
   int status = 0;
@@ -205,6 +206,12 @@ ChildEnd run_watched(const WatchedChild& child) {
         since = clock::now();
       current = log.running;
       waiting = log.waiting;
+      if (child.say_when_waiting_on_machine && log.waiting_on_machine > 0 && !said_waiting) {
+        said_waiting = true;
+        fmt::print(stderr,
+                   "waiting for the GPU: another grade or test on this machine is using it; the "
+                   "timed tests start once they have it alone ...\n");
+      }
     }
     const double quiet = std::chrono::duration<double>(clock::now() - since).count();
     const double limit = current.empty() ? child.idle_timeout : child.test_timeout;

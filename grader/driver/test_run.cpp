@@ -223,6 +223,8 @@ WatchedChild test_process(const std::string& exe, const std::vector<std::string>
   child.report_path = report_path;
   child.log_path = log_path;
   child.test_timeout = o.test_timeout;
+  // The memcheck run beside the tests (status_messages off) waits too: the grade says it once.
+  child.say_when_waiting_on_machine = o.status_messages;
   child.idle_timeout = std::max(60.0, o.test_timeout);
   return child;
 }

@@ -31,6 +31,7 @@ ChildLog parse_log(const std::string& text) {
       log.finished.push_back(std::move(t));
     } else if (event == "waiting_for_quiet_gpu") {
       ++log.waiting;
+      if (r.value("on", "") == "machine") ++log.waiting_on_machine;
     } else if (event == "fatal") {
       log.fatal_reason = r.value("reason", "");
       log.fatal_test = r.value("test", "");

@@ -1,8 +1,10 @@
 // main() of every hidden-test binary (grade_<lesson>). The grader runs it as a child process:
 //   grade_07_transpose --report FILE --seed N [--device N] [--kernel-timeout S] [--quick]
-//                      [--skip-large] [--quiet-gpu-lock FILE] [--gtest_filter=...]
-// Correctness cases run first, then the timed and profiled tests, each of which waits for the
-// GPU to itself when --quiet-gpu-lock is given (harness/quiet_gpu.hpp).
+//                      [--skip-large] [--quiet-gpu-lock FILE] [--gpu-held-by-caller]
+//                      [--gtest_filter=...]
+// Correctness cases run first, sharing the GPU with the machine's other hidden-test processes,
+// then the timed and profiled tests, which first wait for the GPU to themselves: the grade's
+// memcheck done (--quiet-gpu-lock) and no other hidden-test process on it (harness/quiet_gpu.hpp).
 // Exit codes: 0 all tests passed, 1 some failed, 3 no usable GPU, 86 the CUDA context was lost
 // (course/protocol.hpp). Without a GPU it says so on stderr and in the report file.
 #include <cuda_runtime.h>
@@ -19,6 +21,16 @@
 #include "harness/quiet_gpu.hpp"
 #include "harness/record.hpp"
 #include "harness/reporter.hpp"
+
+namespace {
+// The GPU's UUID as 32 hex digits.
+std::string gpu_uuid(const cudaDeviceProp& p) {
+  std::string hex;
+  for (const char byte : p.uuid.bytes)
+    hex += fmt::format("{:02x}", static_cast<unsigned char>(byte));
+  return hex;
+}
+}  // namespace
 
 int main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);  // removes the --gtest_* flags it knows
@@ -41,6 +53,10 @@ int main(int argc, char** argv) {
   app.add_option("--quiet-gpu-lock", quiet_gpu_lock,
                  "timed and profiled tests first wait for an flock on this file (the grader holds "
                  "it while memcheck runs beside the correctness cases)");
+  bool gpu_held_by_caller = false;
+  app.add_flag("--gpu-held-by-caller", gpu_held_by_caller,
+               "take no machine-wide GPU lock: the process that started this one has the GPU "
+               "alone for it (lesson 15's profiled test runs Nsight Compute so)");
   CLI11_PARSE(app, argc, argv);
 
   harness::set_seed(seed);
@@ -50,13 +66,26 @@ int main(int argc, char** argv) {
   if (::testing::GTEST_FLAG(list_tests)) return RUN_ALL_TESTS();  // listing needs no GPU
 
   harness::ReportFile report(report_path);
-  harness::set_quiet_gpu_lock(quiet_gpu_lock, [&report] {
-    report.write({{"event", "waiting_for_quiet_gpu"}});
-  });
+  harness::set_quiet_gpu_lock(
+      quiet_gpu_lock,
+      [&report] {
+        report.write({{"event", "waiting_for_quiet_gpu"}});
+      },
+      [&report] {
+        report.write({{"event", "waiting_for_quiet_gpu"}, {"on", "machine"}});
+      });
   int count = 0;
   cudaError_t err = cudaGetDeviceCount(&count);
   if (err == cudaSuccess && count == 0) err = cudaErrorNoDevice;
   if (err == cudaSuccess && device >= count) err = cudaErrorInvalidDevice;
+  if (err == cudaSuccess && !gpu_held_by_caller) {
+    // Before the context exists: the GPU is shared with the machine's other hidden-test processes
+    // from the first thing this one does on it. Its UUID names the lock (CUDA_VISIBLE_DEVICES may
+    // renumber the same GPU).
+    cudaDeviceProp p{};
+    err = cudaGetDeviceProperties(&p, device);
+    if (err == cudaSuccess) harness::share_gpu_on_machine(harness::kGpuLockDir, gpu_uuid(p));
+  }
   if (err == cudaSuccess) err = cudaSetDevice(device);
   if (err == cudaSuccess) err = cudaFree(nullptr);  // creates the context: fails early if unusable
   if (err != cudaSuccess) {

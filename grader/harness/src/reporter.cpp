@@ -5,6 +5,7 @@
 #include "course/protocol.hpp"
 #include "harness/cuda_check.hpp"
 #include "harness/quiet_gpu.hpp"
+#include "harness/record.hpp"
 
 namespace harness {
 
@@ -36,8 +37,9 @@ std::string full_name(const ::testing::TestInfo& info) {
 }  // namespace
 
 void Reporter::OnTestStart(const ::testing::TestInfo& info) {
-  // Timed and profiled tests wait here for the GPU to themselves (quiet_gpu.hpp).
-  if (!runs_beside_other_work(info.test_suite_name())) wait_for_quiet_gpu();
+  // Timed and profiled tests wait here for the GPU to themselves (quiet_gpu.hpp). Under --quick
+  // (compute-sanitizer's runs) nothing is timed or profiled: those tests skip, sharing the GPU.
+  if (!runs_beside_other_work(info.test_suite_name()) && !quick()) wait_for_quiet_gpu();
   current_properties() = nlohmann::json::object();
   messages_.clear();
   file_.write({{"event", "start"}, {"test", full_name(info)}});

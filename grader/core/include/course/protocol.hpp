@@ -12,7 +12,9 @@
 ///                                                  finished; then the process exits
 ///                                                  kExitContextLost)
 ///   {"event":"waiting_for_quiet_gpu"}  (about once a second while a test waits for the GPU to
-///                                       itself, harness/quiet_gpu.hpp: the process is alive)
+///                                       itself, harness/quiet_gpu.hpp: the process is alive;
+///                                       with "on":"machine" while the wait is for another
+///                                       hidden-test process on the machine, not for this grade)
 /// Test names start with the step they belong to: "<step>/<Suite>.<test>[/<param>]".
 #pragma once
 
@@ -67,6 +69,7 @@ struct ChildLog {
   std::string fatal_reason;  ///< from a "fatal" record
   std::string fatal_test;    ///< the test that "fatal" record names ("" = none)
   std::size_t waiting = 0;   ///< "waiting_for_quiet_gpu" records so far
+  std::size_t waiting_on_machine = 0;  ///< those of them with "on":"machine"
 };
 
 /// Parses a report file's text. Lines that are not JSON (a torn last line) are ignored.
