@@ -98,10 +98,11 @@ bool names_unknown_target(const std::string& build_output) {
 // error:", e.g. a deleted stub) fails the same check of the build system: that one is the lesson's.
 bool names_broken_build_folder(const std::string& build_output) {
   if (build_output.find("course configure error:") != std::string::npos) return false;
+  // CMake 3's and CMake 4's words ("not a CMake build directory": 4.x without CMakeCache.txt).
   for (const char* words :
-       {"could not load cache", "Error processing file", "is different than the directory",
-        "cmake_check_build_system", "rebuilding 'build.ninja'", "loading 'build.ninja'",
-        "ninja: error: build.ninja:"})
+       {"could not load cache", "not a CMake build directory", "Error processing file",
+        "is different than the directory", "cmake_check_build_system", "rebuilding 'build.ninja'",
+        "loading 'build.ninja'", "ninja: error: build.ninja:"})
     if (build_output.find(words) != std::string::npos) return true;
   return false;
 }

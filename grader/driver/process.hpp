@@ -25,7 +25,8 @@ struct WatchedChild {
   std::string log_path;       ///< its stdout and stderr go here (appended)
   double test_timeout = 120;  ///< seconds one test may run (from its "start" record)
   double idle_timeout = 60;   ///< seconds before the first record / between tests
-  /// Says once on stderr when the child waits for another hidden-test process on the machine.
+  /// Says once on stderr when the child has waited 3 s for another hidden-test process on the
+  /// machine.
   bool say_when_waiting_on_machine = false;
 };
 

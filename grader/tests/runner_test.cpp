@@ -786,6 +786,8 @@ TEST(CompilerErrors, ABrokenBuildFolderIsNotTheStudentsCode) {
       "CMake Error: Error processing file: /c/build/CMakeFiles/VerifyGlobs.cmake\n"
       "gmake: *** [Makefile:2429: cmake_check_build_system] Error 1\n",
       "Error: could not load cache\n",
+      // CMake 4.x on the H200 for the same folder without a cache (fifteenth session):
+      "Error: not a CMake build directory (missing CMakeCache.txt)\n",
       "CMake Error: The current CMakeCache.txt directory /new/build/CMakeCache.txt is different "
       "than the directory /old/build where CMakeCache.txt was created.\n",
       "ninja: error: rebuilding 'build.ninja': subcommand failed\n",

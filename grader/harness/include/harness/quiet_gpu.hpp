@@ -35,10 +35,17 @@ void set_quiet_gpu_lock(const std::string& path, std::function<void()> heartbeat
 
 /// Makes this process one of the machine's users of the GPU `gpu_key` (its UUID, as hex), sharing
 /// it from now on (waiting, with the heartbeat, while another has it alone); wait_for_quiet_gpu()
-/// then also waits to have it alone. Call before the CUDA context is created. `lock_dir` "" takes
-/// no machine-wide lock (the process that started this one holds the GPU alone for it: Nsight
-/// Compute's run from lesson 15's profiled test).
-void share_gpu_on_machine(const std::string& lock_dir, const std::string& gpu_key);
+/// then also waits to have it alone. Call before the CUDA context is created. With `alone`, it
+/// waits to have the GPU alone at once and keeps it (Nsight Compute's run of lesson 15's profiled
+/// cases, started beside the tests: its kernels are replayed and counted with nothing else on the
+/// GPU). `lock_dir` "" takes no lock.
+void share_gpu_on_machine(const std::string& lock_dir, const std::string& gpu_key,
+                          bool alone = false);
+
+/// Lets go of this process's machine-wide GPU lock for good, for a process it waits for that needs
+/// the GPU alone (lesson 15's profiled test, before it waits for Nsight Compute's run): this
+/// process must use the GPU no more.
+void let_go_of_gpu_on_machine();
 
 /// Where the machine-wide lock files live: /tmp, the one folder every user's processes see.
 inline constexpr char kGpuLockDir[] = "/tmp";
