@@ -8,7 +8,8 @@
 // under compute-sanitizer memcheck, its kernel is stopped: unspecified launch failure, fatal
 // record, exit 86), "quickfail" (passes; fails with --quick), "skip" (skipped, with a reason),
 // "large" (passes; skipped in quick mode under --skip-large or --quick, as lesson 03's 2^31 case),
-// "waits" (passes after 2.5 s of "waiting_for_quiet_gpu" records, one each 0.5 s).
+// "waits" (passes after 2.5 s of "waiting_for_quiet_gpu" records, one each 0.5 s; "waitsmachine"
+// the same with "on":"machine", a wait for another hidden-test process on the machine).
 // "--gtest_list_tests" lists the tests named in $FAKE_TESTS that --gtest_filter selects. With
 // $FAKE_ARGS_FILE set, a run (not a listing) appends its arguments there, one line per process.
 // While the file $FAKE_BUSY_WHILE exists, a run finds no usable GPU, as a GPU in an exclusive
@@ -111,11 +112,14 @@ int main(int argc, char** argv) {
         std::ofstream(pid_file) << getpid() << "\n";
       for (;;) pause();
     }
-    if (t.find("waits") != std::string::npos)  // waits 2.5 s for the GPU, saying so
+    if (t.find("waits") != std::string::npos) {  // waits 2.5 s for the GPU, saying so
+      nlohmann::json beat_record = {{"event", "waiting_for_quiet_gpu"}};
+      if (t.find("waitsmachine") != std::string::npos) beat_record["on"] = "machine";
       for (int beat = 0; beat < 5; ++beat) {
         std::this_thread::sleep_for(std::chrono::milliseconds(500));
-        write({{"event", "waiting_for_quiet_gpu"}});
+        write(beat_record);
       }
+    }
     const bool stall = t.find("stall") != std::string::npos;
     const bool stopped = quick && t.find("oob") != std::string::npos;
     std::string failure = "fake failure in " + t;

@@ -475,6 +475,26 @@ TEST_F(Runner, ATestWaitingForTheGpuIsNotHung) {
   EXPECT_EQ(step(r, "naive").tests_passed, 2);  // its test and memcheck
 }
 
+// A wait for another hidden-test process on the machine (harness/quiet_gpu.hpp, GpuShare) is not
+// a hang either, and the grade says once why it waits; a wait for its own memcheck says nothing.
+TEST_F(Runner, AWaitForAnotherGradeOnTheMachineIsSaidOnce) {
+  options_.status_messages = true;
+  ::testing::internal::CaptureStderr();
+  const auto r = grade("naive/T.waitsmachine:tiled/T.waitsmachine:tiled_padded/T.waits");
+  const std::string said = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(step(r, "naive").status, course::StepStatus::pass);
+  EXPECT_EQ(step(r, "tiled").status, course::StepStatus::pass);
+  const std::string words = "waiting for the GPU: another grade or test of the course";
+  const auto first = said.find(words);
+  ASSERT_NE(first, std::string::npos) << said;
+  EXPECT_EQ(said.find(words, first + 1), std::string::npos) << "said more than once:\n" << said;
+
+  options_.status_messages = true;
+  ::testing::internal::CaptureStderr();
+  grade("naive/T.waits");
+  EXPECT_EQ(::testing::internal::GetCapturedStderr().find(words), std::string::npos);
+}
+
 // A failing step's kernel that memcheck stops ends the process it shares with a passing step's
 // tests, and takes that step's findings along (errors that stop no kernel): the run beside the
 // tests found errors, so every step that passed is checked again after them, as before, and the
