@@ -207,24 +207,17 @@ function(_course_add_variants id lesson_json)
       course_add_skipped_test(gpu.${id}.stub "${why}")
       continue()
     endif()
-    # The solutions and stubs (built already) run side by side, one of the four slots of
-    # cmake/ctest-gpu.json each (the test preset's resource spec): their correctness cases share
-    # the GPU and each timed test waits to have it alone (harness/quiet_gpu.hpp, GpuShare). Four,
-    # not ctest's eight jobs: each is a grader with two CUDA contexts (its tests, memcheck's), and
-    # a 4-8 GB GPU must hold them all. A wrong kernel's test builds its target first, one at a time.
     if(variant IN_LIST variants)
       set(flags --no-build --skip-large)
       set(labels gpu)
-      set(sharing RESOURCE_GROUPS gpus:1)
     else()
       set(flags "")
       set(labels "gpu;catalogue")
-      set(sharing RESOURCE_LOCK gpu)
     endif()
     add_test(NAME gpu.${id}.${variant}
              COMMAND grader dev check ${flags} --lesson ${id} --only ${variant})
-    set_tests_properties(gpu.${id}.${variant} PROPERTIES SKIP_RETURN_CODE 3 ${sharing} TIMEOUT 600
-                                                         LABELS "${labels}")
+    set_tests_properties(gpu.${id}.${variant} PROPERTIES SKIP_RETURN_CODE 3 RESOURCE_LOCK gpu
+                                                         TIMEOUT 600 LABELS "${labels}")
   endforeach()
 endfunction()
 

@@ -206,7 +206,7 @@ ChildEnd run_watched(const WatchedChild& child) {
         since = clock::now();
       current = log.running;
       waiting = log.waiting;
-      // After 3 s: lesson 15's own profiler has the GPU alone for about 2 s in every grade.
+      // After 3 s: a wait of a second or two is not worth a line.
       if (child.say_when_waiting_on_machine && log.waiting_on_machine >= 3 && !said_waiting) {
         said_waiting = true;
         fmt::print(stderr,

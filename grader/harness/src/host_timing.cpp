@@ -73,6 +73,13 @@ double wall_ms(const std::function<void()>& work) {
   return ms_between(start, Clock::now());
 }
 
+bool host_sampling_done(course::SamplingState state, std::size_t pairs,
+                        const course::SamplingPolicy& policy) {
+  if (state == course::SamplingState::capped)
+    return pairs >= policy.min_pairs || pairs >= policy.max_pairs;
+  return pairs % 10 == 0 && !course::keep_sampling(state);
+}
+
 HostCallTiming time_host_calls(const HostCalls& k, double bytes, std::optional<double> gate,
                                double impossible_above, const course::SamplingPolicy& policy) {
   // Each sample's seed comes from a secret source, never from the printed seed (as run_speed's).
@@ -109,9 +116,7 @@ HostCallTiming time_host_calls(const HostCalls& k, double bytes, std::optional<d
         t.ratio_summary, gate, t.ratio.size(), t.seconds, policy, impossible_above);
     t.first_straddle_pairs = course::first_straddle(t.first_straddle_pairs, state, t.ratio.size());
     t.stopped = state;
-    // Checked after every sample rather than every 10 (a sample is a synchronized call).
-    if (t.ratio.size() % 10 == 0 && !course::keep_sampling(state)) break;
-    if (state == course::SamplingState::capped) break;
+    if (host_sampling_done(state, t.ratio.size(), policy)) break;
   }
   t.ceiling_gbps = gbps(bytes, course::summarize(t.ceiling_ms).median);
   t.student_gbps = gbps(bytes, course::summarize(t.student_ms).median);
@@ -124,7 +129,8 @@ namespace detail {
 // more than a kernel between CUDA events: lesson 14's overlap had an interquartile range of 3.4
 // points over 150 pairs on our H200 (fourteenth session), wider than the 2 points of a certain
 // verdict, so its pairs ran on towards the cap (pinned: 188 pairs, 5 s, in one grade of the
-// fifteenth session, docs/measured/H200.md). 2 s is still 70-150 of 14's pairs.
+// fifteenth session, docs/measured/H200.md). 2 s is still 70-150 of 14's pairs there, and never
+// fewer than SamplingPolicy::min_pairs anywhere (host_sampling_done()).
 course::SamplingPolicy host_sampling_policy() {
   course::SamplingPolicy p;
   p.max_seconds = 2.0;

@@ -1,6 +1,6 @@
 // main() of every hidden-test binary (grade_<lesson>). The grader runs it as a child process:
 //   grade_07_transpose --report FILE --seed N [--device N] [--kernel-timeout S] [--quick]
-//                      [--skip-large] [--quiet-gpu-lock FILE] [--gpu-alone-from-start]
+//                      [--skip-large] [--quiet-gpu-lock FILE] [--gpu-held-by-caller]
 //                      [--gtest_filter=...]
 // Correctness cases run first, sharing the GPU with the machine's other hidden-test processes,
 // then the timed and profiled tests, which first wait for the GPU to themselves: the grade's
@@ -53,10 +53,10 @@ int main(int argc, char** argv) {
   app.add_option("--quiet-gpu-lock", quiet_gpu_lock,
                  "timed and profiled tests first wait for an flock on this file (the grader holds "
                  "it while memcheck runs beside the correctness cases)");
-  bool gpu_alone_from_start = false;
-  app.add_flag("--gpu-alone-from-start", gpu_alone_from_start,
-               "wait to have the GPU alone on the machine before anything else, and keep it "
-               "(lesson 15's Nsight Compute run, started beside the tests that wait for it)");
+  bool gpu_held_by_caller = false;
+  app.add_flag("--gpu-held-by-caller", gpu_held_by_caller,
+               "take no machine-wide GPU lock: the process that started this one has the GPU "
+               "alone for it (lesson 15's profiled test runs Nsight Compute so)");
   CLI11_PARSE(app, argc, argv);
 
   harness::set_seed(seed);
@@ -78,14 +78,13 @@ int main(int argc, char** argv) {
   cudaError_t err = cudaGetDeviceCount(&count);
   if (err == cudaSuccess && count == 0) err = cudaErrorNoDevice;
   if (err == cudaSuccess && device >= count) err = cudaErrorInvalidDevice;
-  if (err == cudaSuccess) {
+  if (err == cudaSuccess && !gpu_held_by_caller) {
     // Before the context exists: the GPU is shared with the machine's other hidden-test processes
     // from the first thing this one does on it. Its UUID names the lock (CUDA_VISIBLE_DEVICES may
     // renumber the same GPU).
     cudaDeviceProp p{};
     err = cudaGetDeviceProperties(&p, device);
-    if (err == cudaSuccess)
-      harness::share_gpu_on_machine(harness::kGpuLockDir, gpu_uuid(p), gpu_alone_from_start);
+    if (err == cudaSuccess) harness::share_gpu_on_machine(harness::kGpuLockDir, gpu_uuid(p));
   }
   if (err == cudaSuccess) err = cudaSetDevice(device);
   if (err == cudaSuccess) err = cudaFree(nullptr);  // creates the context: fails early if unusable

@@ -106,20 +106,10 @@ void set_quiet_gpu_lock(const std::string& path, std::function<void()> beat,
   machine_heartbeat() = std::move(on_machine);
 }
 
-void share_gpu_on_machine(const std::string& lock_dir, const std::string& gpu_key, bool alone) {
+void share_gpu_on_machine(const std::string& lock_dir, const std::string& gpu_key) {
   if (lock_dir.empty() || gpu_key.empty() || machine()) return;
   machine() = std::make_unique<GpuShare>(lock_dir, gpu_key);
-  if (alone) {
-    machine()->take_alone(machine_heartbeat());
-    quiet() = true;  // nothing more to wait for
-  } else {
-    machine()->share(machine_heartbeat());
-  }
-}
-
-void let_go_of_gpu_on_machine() {
-  machine().reset();  // closing the files lets go of the flocks
-  quiet() = true;     // and no later test waits for them again
+  machine()->share(machine_heartbeat());
 }
 
 void wait_for_quiet_gpu() {

@@ -2,8 +2,7 @@
 // copy of the same bytes, and its registers and local memory from cudaFuncGetAttributes),
 // "block_size/..." (the course's segment_scan launched with the student's block size, against an
 // int4 copy; the theoretical occupancy of that block size against the best of any), and
-// "profile/Counters.ncu" (Nsight Compute on two correctness cases of this binary, started before
-// the first test so that ncu's start overlaps them; its kernels still run with the GPU alone).
+// "profile/Counters.ncu" (Nsight Compute on two correctness cases of this binary).
 //
 // Comparisons are exact: PixelValues and MatrixValues make every sum of products an integer far
 // inside float's 24 bits, SegmentValues every prefix an int far from overflow
@@ -18,21 +17,15 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
-#include <condition_variable>
 #include <cstdlib>
 #include <filesystem>
-#include <mutex>
-#include <optional>
 #include <string>
-#include <system_error>
-#include <thread>
 #include <vector>
 
 #include "course/protocol.hpp"
 #include "course/report.hpp"
 #include "harness/lesson.hpp"
 #include "harness/ncu.hpp"
-#include "harness/quiet_gpu.hpp"
 #include "harness/record.hpp"
 #include "host_reference.hpp"
 #include "occupancy.cuh"
@@ -275,71 +268,6 @@ std::vector<std::string> judge_counters(const course::profile::KernelMetrics& mi
   return problems;
 }
 
-// Nsight Compute's run of kProfiledCases, started before the first test when profile/Counters is
-// selected (StartProfilerEarly), so that ncu's own start (about 0.9 s of the 3 s it takes on an
-// H200, fifteenth session) overlaps the other tests. Its process waits to have the GPU alone
-// before it creates a context (--gpu-alone-from-start, harness/quiet_gpu.hpp); this process lets
-// go of its own hold when the profile test waits for it. The thread is detached and its result
-// kept on the heap: a process that ends before that test never waits for it.
-struct BackgroundProfile {
-  std::mutex m;
-  std::condition_variable done;
-  std::optional<harness::NcuResult> result;
-};
-BackgroundProfile* g_background = nullptr;
-
-harness::NcuResult profile_now(const std::string& ncu, int device) {
-  const std::vector<std::string> program = {harness::self_executable(),
-                                            "--seed",
-                                            std::to_string(harness::seed()),
-                                            "--device",
-                                            std::to_string(device),
-                                            "--gpu-alone-from-start",
-                                            std::string("--gtest_filter=") + kProfiledCases};
-  const std::string dir =
-      (std::filesystem::temp_directory_path() / ("grader-ncu-15-" + std::to_string(::getpid())))
-          .string();
-  harness::NcuResult r = harness::run_ncu(ncu, "mix_channels|segment_scan", program, dir);
-  std::error_code ec;
-  std::filesystem::remove_all(dir, ec);
-  return r;
-}
-
-bool profile_test_selected() {
-  const ::testing::UnitTest& u = *::testing::UnitTest::GetInstance();
-  for (int i = 0; i < u.total_test_suite_count(); ++i) {
-    const ::testing::TestSuite& suite = *u.GetTestSuite(i);
-    if (std::string(suite.name()) != "profile/Counters") continue;
-    for (int j = 0; j < suite.total_test_count(); ++j)
-      if (suite.GetTestInfo(j)->should_run()) return true;
-  }
-  return false;
-}
-
-// SetUp runs after GoogleTest applied --gtest_filter and after main() chose the device.
-class StartProfilerEarly : public ::testing::Environment {
- public:
-  void SetUp() override {
-    if (harness::quick() || !profile_test_selected()) return;
-    const std::string ncu = course::profile::find_ncu();
-    if (ncu.empty()) return;  // the test says so
-    int device = 0;           // the main thread's: a new thread starts on device 0
-    harness::check(cudaGetDevice(&device), "cudaGetDevice");
-    auto* state = new BackgroundProfile;
-    try {
-      std::thread([state, ncu, device] {
-        harness::NcuResult r = profile_now(ncu, device);
-        const std::lock_guard<std::mutex> hold(state->m);
-        state->result = std::move(r);
-        state->done.notify_all();
-      }).detach();
-      g_background = state;
-    } catch (const std::system_error&) {  // no thread: the test runs ncu itself
-      delete state;
-    }
-  }
-};
-
 void profile_counters() {
   if (harness::quick())
     GTEST_SKIP() << course::protocol::kQuickSkipPrefix << "not profiled (Nsight Compute)";
@@ -347,18 +275,23 @@ void profile_counters() {
   if (ncu.empty())
     GTEST_SKIP() << "Nsight Compute (ncu) not found on PATH nor in /usr/local/cuda/bin: profiler "
                     "step not graded (it ships with the CUDA toolkit)";
-  // The profiled process waits to have the GPU alone: this one lets go of it and waits.
-  harness::let_go_of_gpu_on_machine();
-  harness::NcuResult r;
-  if (g_background != nullptr) {
-    std::unique_lock<std::mutex> hold(g_background->m);
-    g_background->done.wait(hold, [] { return g_background->result.has_value(); });
-    r = std::move(*g_background->result);
-  } else {
-    int device = 0;
-    harness::check(cudaGetDevice(&device), "cudaGetDevice");
-    r = profile_now(ncu, device);
-  }
+  int device = 0;
+  harness::check(cudaGetDevice(&device), "cudaGetDevice");
+  // This test has the GPU alone on the machine (harness/quiet_gpu.hpp): the profiled process,
+  // its child, takes no lock of its own, or it would wait for its parent forever.
+  const std::vector<std::string> program = {harness::self_executable(),
+                                            "--seed",
+                                            std::to_string(harness::seed()),
+                                            "--device",
+                                            std::to_string(device),
+                                            "--gpu-held-by-caller",
+                                            std::string("--gtest_filter=") + kProfiledCases};
+  const std::string dir =
+      (std::filesystem::temp_directory_path() / ("grader-ncu-15-" + std::to_string(::getpid())))
+          .string();
+  const harness::NcuResult r = harness::run_ncu(ncu, "mix_channels|segment_scan", program, dir);
+  std::error_code ec;
+  std::filesystem::remove_all(dir, ec);
   using Outcome = harness::NcuResult::Outcome;
   switch (r.outcome) {
     case Outcome::not_permitted:
@@ -404,5 +337,4 @@ COURSE_TESTS {
   harness::correctness(Step::block_size, kSegmentSizes, name_pixels, segment_case);
   harness::speed(Step::block_size, segment_timing, segment_case);
   harness::detail::register_test("profile/Counters", "ncu", profile_counters);
-  ::testing::AddGlobalTestEnvironment(new StartProfilerEarly);  // GoogleTest owns it
 }

@@ -13,8 +13,11 @@
 ///    compute-sanitizer's runs), shares that GPU while its correctness cases run and has it alone
 ///    for what is timed: a readers-writer lock of two flocks on files named after the GPU's UUID
 ///    in /tmp. A process that waits to have the GPU alone closes the gate first, so that no new
-///    process starts sharing; it then waits until those that share it now are done. Processes that
-///    do not use this harness (a student's own program, a benchmark) are not seen.
+///    process starts sharing; it then waits until those that share it now are done (processes
+///    that share cannot starve it; several that wait to have it alone take turns in no fixed
+///    order). There is no time limit: a process that never lets go (one stopped in a debugger)
+///    keeps the others waiting, and their grades say so. Processes that do not use this harness
+///    (a student's own program, a benchmark, `grader profile`) are not seen.
 ///
 /// Lock files are created if missing (readable by every user, so that other users' processes can
 /// lock them too); flocks go with their process, so a process that dies releases them. A file
@@ -35,19 +38,14 @@ void set_quiet_gpu_lock(const std::string& path, std::function<void()> heartbeat
 
 /// Makes this process one of the machine's users of the GPU `gpu_key` (its UUID, as hex), sharing
 /// it from now on (waiting, with the heartbeat, while another has it alone); wait_for_quiet_gpu()
-/// then also waits to have it alone. Call before the CUDA context is created. With `alone`, it
-/// waits to have the GPU alone at once and keeps it (Nsight Compute's run of lesson 15's profiled
-/// cases, started beside the tests: its kernels are replayed and counted with nothing else on the
-/// GPU). `lock_dir` "" takes no lock.
-void share_gpu_on_machine(const std::string& lock_dir, const std::string& gpu_key,
-                          bool alone = false);
+/// then also waits to have it alone. Call before the CUDA context is created. `lock_dir` "" takes
+/// no machine-wide lock (the process that started this one holds the GPU alone for it: Nsight
+/// Compute's run from lesson 15's profiled test).
+void share_gpu_on_machine(const std::string& lock_dir, const std::string& gpu_key);
 
-/// Lets go of this process's machine-wide GPU lock for good, for a process it waits for that needs
-/// the GPU alone (lesson 15's profiled test, before it waits for Nsight Compute's run): this
-/// process must use the GPU no more.
-void let_go_of_gpu_on_machine();
-
-/// Where the machine-wide lock files live: /tmp, the one folder every user's processes see.
+/// Where the machine-wide lock files live: /tmp, which every user's processes see, except where a
+/// service or container gives each its own /tmp (systemd's PrivateTmp, one container per user):
+/// there the lock does not reach across, and those processes can time over each other's work.
 inline constexpr char kGpuLockDir[] = "/tmp";
 
 /// Blocks until the GPU is quiet: the grade's own lock is had, and the GPU is this process's alone
