@@ -78,8 +78,8 @@ HostCallTiming time_host_calls(const HostCalls& k, double bytes, std::optional<d
 
 /// Whether time_host_calls() stops after `pairs` samples in `state`: a certain verdict at each
 /// tenth pair from policy.early_pairs on, a settled one likewise, and the time cap only once
-/// policy.min_pairs have run (so that a slow host's 2 s, lesson 14 on a PCIe Gen3 machine, still
-/// gives the median of at least that many; SamplingPolicy::max_pairs always stops).
+/// policy.min_pairs have run (so that lesson 14's 2 s on a host slower than ours still gives the
+/// median of at least that many; SamplingPolicy::max_pairs always stops).
 bool host_sampling_done(course::SamplingState state, std::size_t pairs,
                         const course::SamplingPolicy& policy);
 
