@@ -35,12 +35,15 @@ CheckoutProblem checkout_problem(const std::string& executable, const std::strin
   if (executable.empty()) return {};
   const fs::path exe = resolved(executable);
   if (inside(exe, resolved(binary_dir))) return {};
+  const std::string gone = fmt::format(
+      "this grader was built for the course in {}, which is not there any more (was the course "
+      "folder moved or renamed?)",
+      source_dir);
   if (!in_a_checkout) {  // a copy of the executable alone (~/bin): it works on its course
     if (manifest_found) return {};
-    return {fmt::format("this grader was built for the course in {}, which is not there any more "
-                        "(was the course folder moved or renamed?). Run the grader of the course's "
-                        "own build folder, or build one there with the README's set-up command",
-                        source_dir),
+    return {gone +
+                ". Run the grader of the course's own build folder, or build one there with "
+                "the README's set-up command",
             true};
   }
   const fs::path build = exe.parent_path();
@@ -53,11 +56,10 @@ CheckoutProblem checkout_problem(const std::string& executable, const std::strin
       build.parent_path().string(), folder, preset, preset,
       preset == "exercises" ? " --target grader" : "");
   if (!manifest_found)
-    return {fmt::format("this grader was built for the course in {}, which is not there any more "
-                        "(was the course folder moved or renamed?). A build folder cannot move "
-                        "with its course: build the grader again where the course is now (with "
-                        "the preset you made it with, if not {}):\n  {}",
-                        source_dir, preset, fix),
+    return {gone + fmt::format(". A build folder cannot move with its course: build the grader "
+                               "again where the course is now (with the preset you made it "
+                               "with, if not {}):\n  {}",
+                               preset, fix),
             true};
   return {fmt::format("note: this grader was built in {} and works on the course in {}, not on "
                       "the copy it runs from ({}): your edits there are not what it grades. To "

@@ -132,6 +132,14 @@ int main(int argc, char** argv) {
   // own, such as `dev check`, says those in its help).
   app.footer(course::exit_codes_text());
   if (const int stop = parse(app, argc, argv); stop >= 0) return stop;
+  // Nothing can be graded (exit code 5): said on stderr, or as the error object under --json.
+  const auto cannot_run = [&](const std::string& message) {
+    if (shared.json)
+      fmt::print("{}\n", driver::cli::json_usage_error(message, course::kExitInternal).dump(2));
+    else
+      fmt::print(stderr, "grader: {}\n", message);
+    return course::kExitInternal;
+  };
   // A checkout copied or moved together with its build folder: this grader still works on the
   // course it was configured for. Say so, and how to build one for the folder in use.
   std::error_code ec;
@@ -139,28 +147,14 @@ int main(int argc, char** argv) {
   const driver::CheckoutProblem where = driver::checkout_problem(
       exe, course::config::kBinaryDir, course::config::kSourceDir,
       fs::exists(course::config::kManifest, ec), driver::in_a_checkout(exe));
-  if (where.fatal) {
-    if (shared.json)
-      fmt::print("{}\n",
-                 driver::cli::json_usage_error(where.message, course::kExitInternal).dump(2));
-    else
-      fmt::print(stderr, "grader: {}\n", where.message);
-    return course::kExitInternal;
-  }
+  if (where.fatal) return cannot_run(where.message);
   // Once per command line: `grader dev ...` runs grader-instructor of the same folder, which
   // would say it again.
   if (!where.message.empty() && !std::getenv("GRADER_CHECKOUT_NOTED")) {
     fmt::print(stderr, "grader: {}\n", where.message);
     setenv("GRADER_CHECKOUT_NOTED", "1", 1);
   }
-  if (!manifest_error.empty()) {
-    if (shared.json)
-      fmt::print("{}\n",
-                 driver::cli::json_usage_error(manifest_error, course::kExitInternal).dump(2));
-    else
-      fmt::print(stderr, "grader: {}\n", manifest_error);
-    return course::kExitInternal;
-  }
+  if (!manifest_error.empty()) return cannot_run(manifest_error);
   // Progress lives beside the sources (it survives `rm -rf build`); GRADER_STATE_DIR moves it.
   const char* state_dir = std::getenv("GRADER_STATE_DIR");
   const fs::path state = state_dir && *state_dir ? fs::path(state_dir)

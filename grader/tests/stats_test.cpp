@@ -122,6 +122,25 @@ TEST(Sampling, StateSaysWhy) {
   EXPECT_FALSE(course::keep_sampling(S::certain));
 }
 
+// Lesson 14's wall-clock policy (pairs_before_time_cap = min_pairs): its 2 s cap never stops a slow
+// host's sampling before 30 pairs; once they have run it does, and max_pairs always does.
+TEST(Sampling, ATimeCapCanWaitForTheMinimumPairs) {
+  using S = course::SamplingState;
+  course::SamplingPolicy p;
+  p.max_seconds = 2.0;
+  p.pairs_before_time_cap = p.min_pairs;            // 30
+  const course::Summary wide = around(0.97, 0.05);  // not certain, too wide to settle
+  EXPECT_EQ(course::sampling_state(wide, 0.85, 14, 2.5, p), S::below_min_pairs)
+      << "2 s of a slow host's pairs ended the sampling before the minimum";
+  EXPECT_TRUE(course::keep_sampling(course::sampling_state(wide, 0.85, 20, 2.5, p)));
+  EXPECT_EQ(course::sampling_state(wide, 0.85, 30, 2.5, p), S::capped);
+  EXPECT_EQ(course::sampling_state(wide, 0.85, 31, 2.5, p), S::capped);
+  EXPECT_EQ(course::sampling_state(wide, 0.85, 29, 1.0, p), S::below_min_pairs);  // no cap yet
+  p.pairs_before_time_cap = 50;
+  p.max_pairs = 40;
+  EXPECT_EQ(course::sampling_state(wide, 0.85, 40, 2.5, p), S::capped);
+}
+
 // A verdict that more pairs cannot change stops at the first check (10 pairs): a student waits
 // seconds, not the 30+ pairs a close call takes.
 TEST(Sampling, CertainVerdictsStopEarly) {

@@ -50,7 +50,8 @@ SamplingState sampling_state(const Summary& ratio, std::optional<double> gate, s
                              double elapsed_seconds, const SamplingPolicy& policy,
                              double impossible_above) {
   if (pairs < policy.early_pairs) return SamplingState::below_min_pairs;
-  if (pairs >= policy.max_pairs || elapsed_seconds >= policy.max_seconds)
+  if (pairs >= policy.max_pairs ||
+      (elapsed_seconds >= policy.max_seconds && pairs >= policy.pairs_before_time_cap))
     return SamplingState::capped;
   if (certain(ratio, gate, policy, impossible_above)) return SamplingState::certain;
   if (pairs < policy.min_pairs) return SamplingState::below_min_pairs;

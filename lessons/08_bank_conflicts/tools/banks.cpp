@@ -199,12 +199,12 @@ std::string reading(const Access& a) {
       return fmt::format("lane i reads tile[{}][i]", a.index);
     case Pattern::column:
       return fmt::format("lane i reads tile[i][{}]", a.index);
-    case Pattern::swizzled:  // the column simulate() computes: index ^ (i % row length)
-      return a.row_elements < kWarpSize
-                 ? fmt::format("lane i reads element (i, {}), stored at tile[i][{} ^ (i % {})]",
-                               a.index, a.index, a.row_elements)
-                 : fmt::format("lane i reads element (i, {}), stored at tile[i][{} ^ i]", a.index,
-                               a.index);
+    case Pattern::swizzled: {  // the column simulate() computes: index ^ (i % row length)
+      const std::string lane =
+          a.row_elements < kWarpSize ? fmt::format("(i % {})", a.row_elements) : std::string("i");
+      return fmt::format("lane i reads element (i, {}), stored at tile[i][{} ^ {}]", a.index,
+                         a.index, lane);
+    }
     case Pattern::broadcast:
       return fmt::format("every lane reads tile[0][{}]", a.index);
   }

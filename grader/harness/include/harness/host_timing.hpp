@@ -76,13 +76,6 @@ struct HostCallTiming {
 HostCallTiming time_host_calls(const HostCalls& k, double bytes, std::optional<double> gate,
                                double impossible_above, const course::SamplingPolicy& policy);
 
-/// Whether time_host_calls() stops after `pairs` samples in `state`: a certain verdict at each
-/// tenth pair from policy.early_pairs on, a settled one likewise, and the time cap only once
-/// policy.min_pairs have run (so that lesson 14's 2 s on a host slower than ours still gives the
-/// median of at least that many; SamplingPolicy::max_pairs always stops).
-bool host_sampling_done(course::SamplingState state, std::size_t pairs,
-                        const course::SamplingPolicy& policy);
-
 /// What a host-call speed test hands the harness: the calls of every sample, the bytes moved
 /// and the shape timed (e.g. "n = 67,108,864 floats (256 MiB)").
 struct HostSpeedTest {
