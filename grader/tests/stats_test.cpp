@@ -112,7 +112,7 @@ TEST(Sampling, StateSaysWhy) {
   EXPECT_EQ(course::sampling_state(s, s.q3, 30, 0.1, p), S::straddles_gate);
   // Without a gate only the impossible bound and the width matter.
   EXPECT_EQ(course::sampling_state(around(0.85, 0.005), std::nullopt, 30, 0.1, p), S::certain);
-  EXPECT_EQ(course::sampling_state(around(0.85, 0.02), std::nullopt, 30, 0.1, p), S::too_wide);
+  EXPECT_EQ(course::sampling_state(around(1.0, 0.03), std::nullopt, 30, 0.1, p), S::too_wide);
   // Which states ask for more pairs.
   EXPECT_TRUE(course::keep_sampling(S::below_min_pairs));
   EXPECT_TRUE(course::keep_sampling(S::straddles_gate));
@@ -120,6 +120,57 @@ TEST(Sampling, StateSaysWhy) {
   EXPECT_FALSE(course::keep_sampling(S::capped));
   EXPECT_FALSE(course::keep_sampling(S::settled));
   EXPECT_FALSE(course::keep_sampling(S::certain));
+  EXPECT_FALSE(course::keep_sampling(S::median_certain));
+}
+
+// n values spread evenly over [lo, hi].
+std::vector<double> spread(std::size_t n, double lo, double hi) {
+  std::vector<double> v;
+  for (std::size_t i = 0; i < n; ++i) v.push_back(lo + (hi - lo) * i / (n - 1.0));
+  return v;
+}
+
+TEST(Summary, TheMediansConfidenceIntervalNarrowsWithMoreValues) {
+  const course::Summary few = summarize({5, 1, 4, 2, 3});  // k = 1: min and max
+  EXPECT_DOUBLE_EQ(few.median_low, 1);
+  EXPECT_DOUBLE_EQ(few.median_high, 5);
+  std::vector<double> v;
+  for (int i = 30; i >= 1; --i) v.push_back(i);
+  const course::Summary thirty = summarize(v);  // k = floor((30 - 2.576 sqrt(30)) / 2) = 7
+  EXPECT_DOUBLE_EQ(thirty.median_low, 7);
+  EXPECT_DOUBLE_EQ(thirty.median_high, 24);
+  v.clear();
+  for (int i = 1; i <= 600; ++i) v.push_back(i);
+  const course::Summary many = summarize(v);  // k = floor((600 - 63.1) / 2) = 268
+  EXPECT_DOUBLE_EQ(many.median_low, 268);
+  EXPECT_DOUBLE_EQ(many.median_high, 333);
+  EXPECT_LT(many.median_high - many.median_low, many.q3 - many.q1);
+}
+
+// Pairs whose spread never falls under 1% (two fast kernels, each jittering by a few percent)
+// stop once the median is pinned down clear of the gate and of the impossible bound, instead of
+// running on to the 600-pair cap; where the interval still reaches either, they go on.
+TEST(Sampling, ANoisyMedianClearOfGateAndBoundStops) {
+  using S = course::SamplingState;
+  const course::SamplingPolicy p;
+  const course::Summary noisy = summarize(spread(30, 0.99, 1.04));  // IQR 2.5 points
+  EXPECT_GT(noisy.rel_spread(), p.target_rel_spread);
+  EXPECT_EQ(course::sampling_state(noisy, 0.80, 30, 0.1, p), S::median_certain);
+  EXPECT_EQ(course::sampling_state(noisy, std::nullopt, 30, 0.1, p), S::median_certain);
+  EXPECT_EQ(course::sampling_state(noisy, 0.80, 29, 0.1, p), S::below_min_pairs);
+  // The interval reaches the impossible bound (1.05), or a lower one: more pairs.
+  EXPECT_EQ(course::sampling_state(summarize(spread(30, 1.00, 1.07)), 0.80, 30, 0.1, p),
+            S::too_wide);
+  EXPECT_EQ(course::sampling_state(noisy, 0.80, 30, 0.1, p, 1.02), S::too_wide);
+  // The gate inside the interval but outside the interquartile range: more pairs...
+  const course::Summary near = summarize(spread(30, 0.80, 0.90));  // IQR [0.825, 0.875]
+  EXPECT_EQ(course::sampling_state(near, 0.83, 30, 0.1, p), S::straddles_gate);
+  EXPECT_EQ(course::sampling_state(near, 0.8225, 30, 0.1, p), S::too_wide);
+  // ...until enough of them narrow it: at 600 pairs it no longer reaches the gate.
+  EXPECT_EQ(course::sampling_state(summarize(spread(600, 0.80, 0.90)), 0.8225, 600, 0.1, p),
+            S::capped);
+  EXPECT_EQ(course::sampling_state(summarize(spread(300, 0.80, 0.90)), 0.8225, 300, 0.1, p),
+            S::median_certain);
 }
 
 // Lesson 14's wall-clock policy (pairs_before_time_cap = min_pairs): its 2 s cap never stops a slow

@@ -31,6 +31,11 @@ Summary summarize(std::vector<double> values) {
   s.median = quantile_sorted(values, 0.5);
   s.q1 = quantile_sorted(values, 0.25);
   s.q3 = quantile_sorted(values, 0.75);
+  const double n = static_cast<double>(values.size());
+  const auto k =
+      static_cast<std::size_t>(std::max(1.0, std::floor((n - 2.576 * std::sqrt(n)) / 2)));
+  s.median_low = values[k - 1];
+  s.median_high = values[values.size() - k];
   return s;
 }
 
@@ -56,8 +61,10 @@ SamplingState sampling_state(const Summary& ratio, std::optional<double> gate, s
   if (certain(ratio, gate, policy, impossible_above)) return SamplingState::certain;
   if (pairs < policy.min_pairs) return SamplingState::below_min_pairs;
   if (gate && ratio.q1 < *gate && *gate <= ratio.q3) return SamplingState::straddles_gate;
-  return ratio.rel_spread() > policy.target_rel_spread ? SamplingState::too_wide
-                                                       : SamplingState::settled;
+  if (ratio.rel_spread() <= policy.target_rel_spread) return SamplingState::settled;
+  const bool clear_of_gate = !gate || ratio.median_low > *gate || ratio.median_high < *gate;
+  return clear_of_gate && ratio.median_high < impossible_above ? SamplingState::median_certain
+                                                               : SamplingState::too_wide;
 }
 
 SamplingPolicy sampling_policy(std::optional<double> gate) {

@@ -30,6 +30,12 @@ struct Summary {
       Smallest value. */
   /** @var max
       Largest value. */
+  /// A distribution-free 99% confidence interval of the median: the order statistics x_(k) and
+  /// x_(n+1-k) (1-based), k = floor((n - 2.576 sqrt(n)) / 2) from the normal approximation of
+  /// Binomial(n, 1/2), at least 1 (so [min, max] for n < 8). The sign-test interval of
+  /// nonparametric statistics (e.g. Conover, Practical Nonparametric Statistics, 3rd ed., 3.6);
+  /// unlike the interquartile range it narrows as pairs are added, about as 1/sqrt(n).
+  double median_low = 0, median_high = 0;
   /// Interquartile range over the median, e.g. 0.01 = 1%. 0 when the median is 0.
   double rel_spread() const;
 };
@@ -41,8 +47,10 @@ Summary summarize(std::vector<double> values);
 /// How many interleaved pairs to take. Sampling stops early once the verdict is certain (after
 /// `early_pairs`, the ratio's interquartile range is at least `certain_margin` away from the gate
 /// and from the impossible bound, and at most `certain_iqr` wide);
-/// otherwise once the spread is under `target_rel_spread` and the interquartile range does not
-/// straddle the gate (after `min_pairs`); or at a cap.
+/// otherwise, after `min_pairs`, once the interquartile range does not straddle the gate and either
+/// the spread is under `target_rel_spread` or the median's confidence interval
+/// (Summary::median_low, median_high) is clear of the gate and below the impossible bound; or at a
+/// cap.
 struct SamplingPolicy {
   std::size_t early_pairs = 10;     ///< the earliest check at which a certain verdict stops
   std::size_t min_pairs = 30;       ///< a verdict not yet certain takes at least this many pairs
@@ -80,8 +88,15 @@ enum class SamplingState {
   capped,           ///< max_pairs or max_seconds reached: stop, whatever the ratios look like
   certain,          ///< far enough from the gate and the impossible bound: stop
   straddles_gate,   ///< the ratio's interquartile range straddles the gate: go on (re-measure)
-  too_wide,         ///< relative spread above SamplingPolicy::target_rel_spread: go on
-  settled,          ///< tight enough and clear of the gate: stop
+  too_wide,         ///< relative spread above SamplingPolicy::target_rel_spread, and the
+             ///< median's confidence interval reaches the gate or the impossible bound: go on
+  settled,  ///< tight enough and clear of the gate: stop
+  /// Wider than target_rel_spread, but the median's 99% confidence interval is clear of the gate
+  /// and below the impossible bound: more pairs would narrow it, not move the verdict. Stop. (On
+  /// our H200, 05's and 10's solutions against CUB pair with an interquartile range of 2-3 points
+  /// and sampled to the 600-pair cap, 0.34 and 0.48 s, until this state existed:
+  /// docs/measured/H200.md, sixteenth session.)
+  median_certain,
 };
 
 /// A median ratio above this is rejected: no kernel that does the whole task beats the copy rung

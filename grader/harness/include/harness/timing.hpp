@@ -12,9 +12,10 @@
 ///   sets are at least 4x the L2 (chosen by the test). The persisting-L2 set-aside is 0 and its
 ///   lines are reset before every batch of launches, so no access policy can keep data in L2.
 /// - Each launch is timed with CUDA events. Three untimed warm-up launches of each kernel first.
-/// - Pairs are taken in batches of 10 until the verdict is certain, or the per-pair ratio's
-///   relative interquartile range is under 1% and does not straddle the gate, or a cap is hit
-///   (course::SamplingPolicy).
+/// - Pairs are taken in batches of 10 until the verdict is certain, or (from 30 pairs on) the
+///   per-pair ratio's interquartile range does not straddle the gate and either is under 1% of
+///   the median or leaves the median's 99% confidence interval clear of the gate and of the
+///   impossible bound, or a cap is hit (course::SamplingPolicy).
 #pragma once
 
 #include <cuda_runtime.h>
