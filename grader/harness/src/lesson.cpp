@@ -344,6 +344,10 @@ std::vector<Deferred>& deferred() {
   static std::vector<Deferred> tests;
   return tests;
 }
+std::vector<Deferred>& last() {
+  static std::vector<Deferred> tests;
+  return tests;
+}
 }  // namespace
 
 // Correctness cases are registered at once, the others (timed, profiled) when main() asks: every
@@ -355,9 +359,17 @@ void register_test(const std::string& suite, const std::string& name, Runner run
     deferred().push_back({suite, name, std::move(run)});
 }
 
+// A case that ends its process runs last: nothing after it needs a fresh process. It holds the
+// GPU alone by then if anything timed ran before it (wait_for_quiet_gpu() keeps it until exit).
+void register_test_last(const std::string& suite, const std::string& name, Runner run) {
+  last().push_back({suite, name, std::move(run)});
+}
+
 void register_deferred_tests() {
-  for (Deferred& d : deferred()) register_now(d.suite, d.name, std::move(d.run));
-  deferred().clear();
+  for (std::vector<Deferred>* held : {&deferred(), &last()}) {
+    for (Deferred& d : *held) register_now(d.suite, d.name, std::move(d.run));
+    held->clear();
+  }
 }
 
 void run_correctness(const std::string& lesson, const std::string& step, const std::string& name,

@@ -6,8 +6,8 @@
 //   host/Correct.negative_n   n < 0 is refused with cudaErrorInvalidValue
 //   host/Correct.no_leak      device memory in use is the same before and after
 //   host/Correct.failed_launch    the course's launcher made to fail: an error, and no leak
-//   host/Correct.kernel_fault     the kernel made to fail: an error (sticky: the last correctness
-//                                 case; the timed tests after it start a fresh process)
+//   host/CorrectLast.kernel_fault the kernel made to fail: an error (sticky, so it ends its
+//                                 process: it runs after every other test, the timed ones too)
 //
 // A float sum is rounded once whatever the compiler does (there is nothing to fuse), so results
 // are compared bit for bit with the host's float add.
@@ -81,8 +81,9 @@ void kernel_case(harness::Case& c, const int& n) {
 const std::vector<int> kHostSizes = {0, 1, 2, 31, 33, 257, 4099, 65537, 1000003, (1 << 24) + 1};
 
 // Arrays of many MiB for the memory checks: a leaked one stands far above the steps in which
-// device memory is handed out (cudaMemGetInfo does not move by single bytes).
-constexpr int kLeakN = (1 << 24) + 1;   // 64 MiB per array
+// device memory is handed out (cudaMemGetInfo does not move by single bytes). 16 MiB, not the
+// 64 MiB of the largest result case: five calls on 2^24 + 1 floats took 0.4 s of every grade.
+constexpr int kLeakN = (1 << 22) + 1;   // 16 MiB per array
 constexpr int kFaultN = (1 << 22) + 1;  // 16 MiB per array
 
 std::string error_text(cudaError_t err) {
@@ -117,7 +118,7 @@ std::string unexpected_error(int n, cudaError_t err) {
   return text;
 }
 
-// The size of a leak, for people: "64.0 MiB (about 1 array of n floats)".
+// The size of a leak, for people: "16.0 MiB (about 1 array of n floats)".
 std::string leak_size(double bytes, int n) {
   const double arrays = bytes / (static_cast<double>(n) * sizeof(float));
   return fmt::format("{:.1f} MiB (about {:.0f} arr{} of n floats)", bytes / (1 << 20), arrays,
@@ -137,12 +138,13 @@ void host_result(harness::Case& c, const int& n) {
     c.fail("the input changed: a and b are only read (copy them host to device, never back)");
 }
 
-// The checks of step `host` beyond the result, in the order they run: kernel_fault must be last,
-// since the error it provokes ends the CUDA context of the test process (the correctness cases
-// run before every timed test, so those then run in a fresh process).
+// The checks of step `host` beyond the result. kernel_fault runs after every other test of the
+// lesson (harness::correctness_ending_process), since the error it provokes ends the CUDA context
+// of the test process.
 enum class HostCheck { negative_n, no_leak, failed_launch, kernel_fault };
 const std::vector<HostCheck> kHostChecks = {HostCheck::negative_n, HostCheck::no_leak,
-                                            HostCheck::failed_launch, HostCheck::kernel_fault};
+                                            HostCheck::failed_launch};
+const std::vector<HostCheck> kContextEndingChecks = {HostCheck::kernel_fault};
 
 std::string check_name(const HostCheck& k) {
   switch (k) {
@@ -260,7 +262,7 @@ void kernel_fault(harness::Case& c) {
         fmt::format("vector_add returned {} without calling launch_add", error_text(err)));
   }
   harness::mark_context_lost(
-      "the hidden test host/Correct.kernel_fault made a kernel fail on purpose; its error is "
+      "the hidden test host/CorrectLast.kernel_fault made a kernel fail on purpose; its error is "
       "sticky, so the remaining tests run in a fresh process");
   if (err == cudaSuccess)
     c.fail(
@@ -290,5 +292,6 @@ COURSE_TESTS {
   harness::speed(Step::kernel, kernel_timing, kernel_case);
 
   harness::correctness(Step::host, kHostSizes, harness::name_n, host_result);
-  harness::correctness(Step::host, kHostChecks, check_name, host_check);  // kernel_fault last
+  harness::correctness(Step::host, kHostChecks, check_name, host_check);
+  harness::correctness_ending_process(Step::host, kContextEndingChecks, check_name, host_check);
 }

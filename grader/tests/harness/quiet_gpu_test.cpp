@@ -27,6 +27,8 @@ namespace fs = std::filesystem;
 TEST(QuietGpu, CorrectnessCasesAloneRunBesideOtherWork) {
   EXPECT_TRUE(harness::runs_beside_other_work("naive/Correct"));
   EXPECT_TRUE(harness::runs_beside_other_work("host/Correct"));
+  EXPECT_TRUE(harness::runs_beside_other_work("host/CorrectLast"));
+  EXPECT_FALSE(harness::runs_beside_other_work("host/CorrectLastly"));
   EXPECT_FALSE(harness::runs_beside_other_work("naive/Speed"));
   EXPECT_FALSE(harness::runs_beside_other_work("profile/Counters"));
   EXPECT_FALSE(harness::runs_beside_other_work("Correct"));

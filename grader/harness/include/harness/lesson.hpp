@@ -765,8 +765,10 @@ using Runner = std::function<void()>;
 /// are registered at once; the others wait for register_deferred_tests(), so that every
 /// correctness case runs first (quiet_gpu.hpp).
 void register_test(const std::string& suite, const std::string& name, Runner run);
-/// Registers the tests register_test() held back; main() calls it before anything lists or runs
-/// the tests.
+/// Registers a correctness case to run after every other test (correctness_ending_process()).
+void register_test_last(const std::string& suite, const std::string& name, Runner run);
+/// Registers the tests register_test() and register_test_last() held back, in that order; main()
+/// calls it before anything lists or runs the tests.
 void register_deferred_tests();
 void run_correctness(const std::string& lesson, const std::string& step, const std::string& name,
                      const std::function<void(Case&)>& body);
@@ -787,6 +789,23 @@ void correctness(Step step, const std::vector<P>& params, Name name, BodyFn body
   for (const P& p : params) {
     const std::string n = name(p);
     detail::register_test(s + "/Correct", n, [=] {
+      detail::run_correctness(lesson, s, n, [&](Case& c) { body(c, p); });
+    });
+  }
+}
+
+/// As correctness(), for cases that end their process on purpose (a sticky error provoked by the
+/// test, which then calls mark_context_lost()), named "<step>/CorrectLast.<name(p)>": they run
+/// after every other test of the file, the timed ones included, so that none of those needs a
+/// fresh process and CUDA context after them (0.4 s of lesson 02's grade on our H200,
+/// docs/measured/H200.md, sixteenth session). A suite of their own, since GoogleTest runs the
+/// tests of one suite together, where the suite first appears.
+template <typename Step, typename P, typename Name, typename BodyFn>
+void correctness_ending_process(Step step, const std::vector<P>& params, Name name, BodyFn body) {
+  const std::string lesson = lesson_id(step), s = step_name(step);
+  for (const P& p : params) {
+    const std::string n = name(p);
+    detail::register_test_last(s + "/CorrectLast", n, [=] {
       detail::run_correctness(lesson, s, n, [&](Case& c) { body(c, p); });
     });
   }

@@ -55,7 +55,7 @@ inline constexpr char kGpuLockDir[] = "/tmp";
 void wait_for_quiet_gpu();
 
 /// Whether the tests of `suite` may run while something else uses the GPU: the correctness cases
-/// ("<step>/Correct"); timed ("<step>/Speed") and profiled tests may not.
+/// ("<step>/Correct", "<step>/CorrectLast"); timed ("<step>/Speed") and profiled tests may not.
 bool runs_beside_other_work(const std::string& suite);
 
 /// One process's hold on the machine-wide lock of one GPU (see the file comment): the files

@@ -1,6 +1,6 @@
 // Wrong on purpose: the right host code, except that it never frees the device copy of b. The
 // results are right; device memory in use grows by one array of n floats per call, which the
-// leak check must see (64 MiB per call at n = 2^24 + 1), also after a failed launch.
+// leak check must see (16 MiB per call at n = 2^22 + 1), also after a failed launch.
 #include "unused_parts.cuh"
 
 namespace vector_add {
