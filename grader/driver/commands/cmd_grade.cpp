@@ -45,8 +45,8 @@ class Grade : public Command {
         ->delimiter(',')
         ->check(CLI::IsMember({"memcheck", "racecheck", "synccheck", "initcheck"}));
     app.add_flag("--quick", quick_,
-                 "skip compute-sanitizer memcheck after the tests, and the cases that need "
-                 "several GiB (faster; not recorded as progress)")
+                 "skip compute-sanitizer memcheck after the tests, the cases that need several "
+                 "GiB and, on a whole lesson, Nsight Compute (faster; not recorded as progress)")
         ->excludes("--sanitize")
         ->excludes("--sanitize-tools");
   }

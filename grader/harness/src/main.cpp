@@ -1,6 +1,7 @@
 // main() of every hidden-test binary (grade_<lesson>). The grader runs it as a child process:
 //   grade_07_transpose --report FILE --seed N [--device N] [--kernel-timeout S] [--quick]
-//                      [--skip-large] [--quiet-gpu-lock FILE] [--gpu-held-by-caller]
+//                      [--skip-large] [--skip-profiled] [--quiet-gpu-lock FILE]
+//                      [--gpu-held-by-caller]
 //                      [--gtest_filter=...]
 // Correctness cases run first, sharing the GPU with the machine's other hidden-test processes,
 // then the timed and profiled tests, which first wait for the GPU to themselves: the grade's
@@ -41,7 +42,7 @@ int main(int argc, char** argv) {
   unsigned long long seed = 20261129;
   int device = 0;
   double kernel_timeout = 10.0;
-  bool quick = false, skip_large = false;
+  bool quick = false, skip_large = false, skip_profiled = false;
   std::string quiet_gpu_lock;
   app.add_option("--report", report_path, "append JSON-lines records to this file");
   app.add_option("--seed", seed, "seed of the random inputs");
@@ -50,6 +51,8 @@ int main(int argc, char** argv) {
   app.add_flag("--quick", quick, "small shapes only, no timing (for compute-sanitizer)");
   app.add_flag("--skip-large", skip_large,
                "skip the cases that need several GiB (the grader's --quick; implied by --quick)");
+  app.add_flag("--skip-profiled", skip_profiled,
+               "profiled tests skip (the grader's --quick on a whole lesson; implied by --quick)");
   app.add_option("--quiet-gpu-lock", quiet_gpu_lock,
                  "timed and profiled tests first wait for an flock on this file (the grader holds "
                  "it while memcheck runs beside the correctness cases)");
@@ -62,6 +65,7 @@ int main(int argc, char** argv) {
   harness::set_seed(seed);
   harness::set_quick(quick);
   harness::set_skip_large(skip_large);
+  harness::set_skip_profiled(skip_profiled);
   harness::set_kernel_timeout(kernel_timeout);
   if (::testing::GTEST_FLAG(list_tests)) return RUN_ALL_TESTS();  // listing needs no GPU
 

@@ -8,6 +8,7 @@ namespace {
 unsigned long long g_seed = 1;
 bool g_quick = false;
 bool g_skip_large = false;
+bool g_skip_profiled = false;
 }  // namespace
 
 void record(const std::string& key, double value) {
@@ -40,6 +41,12 @@ bool skip_large() {
 }
 void set_skip_large(bool s) {
   g_skip_large = s;
+}
+bool skip_profiled() {
+  return g_quick || g_skip_profiled;
+}
+void set_skip_profiled(bool s) {
+  g_skip_profiled = s;
 }
 void set_quick(bool q) {
   g_quick = q;

@@ -271,6 +271,10 @@ std::vector<std::string> judge_counters(const course::profile::KernelMetrics& mi
 void profile_counters() {
   if (harness::quick())
     GTEST_SKIP() << course::protocol::kQuickSkipPrefix << "not profiled (Nsight Compute)";
+  if (harness::skip_profiled())
+    GTEST_SKIP() << course::protocol::kQuickSkipPrefix
+                 << "not profiled: Nsight Compute takes seconds, so a whole lesson's --quick skips "
+                    "it. Grade 15_occupancy_profiling.profile, or without --quick, to profile";
   const std::string ncu = course::profile::find_ncu();
   if (ncu.empty())
     GTEST_SKIP() << "Nsight Compute (ncu) not found on PATH nor in /usr/local/cuda/bin: profiler "
