@@ -49,7 +49,8 @@ function(_course_grade_executable id target kernel_sources missing)
   if(ARGN)  # EXCLUDE_FROM_ALL
     set(exclude EXCLUDE_FROM_ALL)
   endif()
-  add_library(${target}_kernels STATIC ${exclude} ${kernel_sources})
+  # Objects, not an archive: an edit relinks the executable without rewriting an archive first.
+  add_library(${target}_kernels OBJECT ${exclude} ${kernel_sources})
   target_include_directories(${target}_kernels PRIVATE ${PROJECT_SOURCE_DIR}/lessons/${id})
   add_executable(${target} ${exclude})
   target_link_libraries(${target} PRIVATE lesson_${id}_tests lesson_${id}_launch ${target}_kernels
