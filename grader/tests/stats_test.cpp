@@ -292,18 +292,22 @@ TEST(Remeasure, LoopThatStraddledToTheCap) {
 TEST(Remeasure, FirstStraddleAfterTheMinimum) {
   course::SamplingPolicy p;
   p.max_pairs = 100;
-  // At 30 and 40 pairs q3 is below the gate (too wide, not straddling); at 50 it is above.
-  const Loop loop =
-      run_loop([](std::size_t i) { return i < 30 ? (i % 2 ? 0.80 : 0.70) : 0.95; }, 0.85, p);
-  EXPECT_EQ(loop.first_straddle, 50u);
+  // At 30 pairs q3 is below the gate (not straddling) but the median's interval reaches it (the
+  // seven pairs at 0.86): too wide; at 40 pairs q3 is above the gate: straddling.
+  const Loop loop = run_loop(
+      [](std::size_t i) { return i < 23   ? (i % 2 ? 0.80 : 0.70)
+                                 : i < 30 ? 0.86
+                                          : 0.95; }, 0.85, p);
+  EXPECT_EQ(loop.first_straddle, 40u);
 }
 
 TEST(Remeasure, MorePairsForTheSpreadAloneIsNoRemeasure) {
   course::SamplingPolicy p;
-  // Wide at first, far above the gate: more pairs than the minimum, but not for the gate.
+  // Wide at first, far above the gate but reaching the impossible bound (1.05): more pairs than
+  // the minimum (until the median's interval is clear of the bound, at 60), but not for the gate.
   const Loop wide =
-      run_loop([](std::size_t i) { return i < 30 ? (i % 2 ? 0.90 : 0.80) : 0.90; }, 0.50, p);
-  EXPECT_GT(wide.pairs, p.min_pairs);
+      run_loop([](std::size_t i) { return i < 30 ? (i % 2 ? 1.08 : 0.98) : 0.90; }, 0.50, p);
+  EXPECT_EQ(wide.pairs, 60u);
   EXPECT_EQ(wide.first_straddle, 0u);
   // No gate: nothing to straddle.
   EXPECT_EQ(
