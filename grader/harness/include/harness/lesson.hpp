@@ -774,6 +774,18 @@ void run_correctness(const std::string& lesson, const std::string& step, const s
                      const std::function<void(Case&)>& body);
 void run_speed(const std::string& lesson, const std::string& step,
                const std::function<void(Case&)>& body);
+
+/// correctness() and correctness_ending_process(): registers each case with `add`
+/// (register_test or register_test_last) in suite "<step><suite_tail>".
+template <typename Step, typename P, typename Name, typename BodyFn, typename Add>
+void register_correctness(Step step, const char* suite_tail, const std::vector<P>& params,
+                          Name name, BodyFn body, Add add) {
+  const std::string lesson = lesson_id(step), s = step_name(step);
+  for (const P& p : params) {
+    const std::string n = name(p);
+    add(s + suite_tail, n, [=] { run_correctness(lesson, s, n, [&](Case& c) { body(c, p); }); });
+  }
+}
 }  // namespace detail
 
 /// Registers "<step>/Correct.<name(p)>" for every p in `params`: each runs `body(case, p)` on a
@@ -785,13 +797,7 @@ void run_speed(const std::string& lesson, const std::string& step,
 /// @param body   a callable `void(Case&, const P&)`
 template <typename Step, typename P, typename Name, typename BodyFn>
 void correctness(Step step, const std::vector<P>& params, Name name, BodyFn body) {
-  const std::string lesson = lesson_id(step), s = step_name(step);
-  for (const P& p : params) {
-    const std::string n = name(p);
-    detail::register_test(s + "/Correct", n, [=] {
-      detail::run_correctness(lesson, s, n, [&](Case& c) { body(c, p); });
-    });
-  }
+  detail::register_correctness(step, "/Correct", params, name, body, detail::register_test);
 }
 
 /// As correctness(), for cases that end their process on purpose (a sticky error provoked by the
@@ -802,13 +808,8 @@ void correctness(Step step, const std::vector<P>& params, Name name, BodyFn body
 /// tests of one suite together, where the suite first appears.
 template <typename Step, typename P, typename Name, typename BodyFn>
 void correctness_ending_process(Step step, const std::vector<P>& params, Name name, BodyFn body) {
-  const std::string lesson = lesson_id(step), s = step_name(step);
-  for (const P& p : params) {
-    const std::string n = name(p);
-    detail::register_test_last(s + "/CorrectLast", n, [=] {
-      detail::run_correctness(lesson, s, n, [&](Case& c) { body(c, p); });
-    });
-  }
+  detail::register_correctness(step, "/CorrectLast", params, name, body,
+                               detail::register_test_last);
 }
 
 /// Registers "<step>/Speed.timed": `body` runs on the timing shape `timing_param()` (called in
