@@ -62,15 +62,14 @@ void skip_large_under_quick(std::size_t n) {
 
 // The timing size: 2^26 floats, 256 MiB each way.
 constexpr std::size_t kTimingN = std::size_t(1) << 26;
-// The longest guard of poison after `out` that a pipeline case asks for.
-constexpr std::size_t kMaxGuard = 4096;
 
-// The course's own page-locked buffers of the timing size, `in` (kTimingN + 1 floats) and `out`
-// (kTimingN + kMaxGuard + 1), made once per process and never freed: pinned's ceiling, overlap's
-// correctness case at the timing size and overlap's timed calls share them. Each of those made
-// and freed its own until now, 1.5 GiB pinned and unpinned in all, most of the 1.1 s and 0.8 s
-// that pinned's and overlap's timed tests took on our H200 beside 0.25 s and 0.34 s of timing
-// (docs/measured/H200.md, sixteenth session).
+// The course's own page-locked buffers of the timed tests, `in` and `out` (kTimingN + 1 floats
+// each), made once per process by the first timed test, which then has the GPU to itself, and
+// never freed: pinned's ceiling and overlap's timed calls share them. Each made and freed its own
+// until now, most of the 1.1 s and 0.8 s that pinned's and overlap's timed tests took on our H200
+// beside 0.25 s and 0.34 s of timing (docs/measured/H200.md, sixteenth session). The correctness
+// cases keep buffers of their own: they run while other processes share the GPU and wait, and
+// would otherwise hold 512 MiB of page-locked memory through that wait.
 struct TimingSizeBuffers {
   float *in = nullptr, *out = nullptr;
 };
@@ -78,8 +77,7 @@ const TimingSizeBuffers& timing_size_buffers() {
   static const TimingSizeBuffers b = [] {
     TimingSizeBuffers t;
     harness::check(cudaMallocHost(&t.in, (kTimingN + 1) * sizeof(float)), "cudaMallocHost in");
-    harness::check(cudaMallocHost(&t.out, (kTimingN + kMaxGuard + 1) * sizeof(float)),
-                   "cudaMallocHost out");
+    harness::check(cudaMallocHost(&t.out, (kTimingN + 1) * sizeof(float)), "cudaMallocHost out");
     return t;
   }();
   return b;
@@ -167,7 +165,6 @@ void too_large(harness::Case& c) {
 // memory, which the copies' speed shows.
 harness::HostSpeedTest pinned_speed() {
   constexpr std::size_t n = kTimingN, bytes = n * sizeof(float);
-  static_assert(n <= kTimingN);
   struct Buffers {
     float *src = nullptr, *dst = nullptr;
     float *ref_src = timing_size_buffers().in, *ref_dst = timing_size_buffers().out;
@@ -232,15 +229,20 @@ harness::HostSpeedTest pinned_speed() {
 // ============================== overlap ==============================
 
 // The course's buffers of one pipeline call: in and out page-locked (out with a guard of poison
-// after it; at the timing size the shared timing_size_buffers(), else their own, so that
-// compute-sanitizer sees a write past the guard of a small case), d_x and d_y in device memory.
+// after it; the timed calls' are the shared timing_size_buffers()), d_x and d_y in device memory.
 struct PipelineBuffers {
   std::size_t n, guard;
-  bool shared = n == kTimingN && guard <= kMaxGuard;
+  bool shared;
+  PipelineBuffers(std::size_t n, std::size_t guard) : PipelineBuffers(n, guard, false) {}
   float *in = nullptr, *out = nullptr;
   harness::DeviceBuffer<float> d_x, d_y;
   streams::Resources before;  // what the process held before the call (prepare())
-  PipelineBuffers(std::size_t n, std::size_t guard) : n(n), guard(guard), d_x(n), d_y(n) {
+  /// The timed calls' buffers: n = kTimingN, no guard, the shared page-locked pair.
+  static std::shared_ptr<PipelineBuffers> timed() {
+    return std::shared_ptr<PipelineBuffers>(new PipelineBuffers(kTimingN, 0, true));
+  }
+  PipelineBuffers(std::size_t n, std::size_t guard, bool shared)
+      : n(n), guard(guard), shared(shared), d_x(n), d_y(n) {
     if (shared) {
       in = timing_size_buffers().in;
       out = timing_size_buffers().out;
@@ -345,8 +347,8 @@ void overlap_case(harness::Case& c, const int& n_int) {
 }
 
 harness::HostSpeedTest overlap_speed() {
-  const std::size_t n = kTimingN, bytes = n * sizeof(float);
-  auto b = std::make_shared<PipelineBuffers>(n, 0);
+  const std::size_t bytes = kTimingN * sizeof(float);
+  auto b = PipelineBuffers::timed();
   harness::HostSpeedTest t;
   t.bytes = 2.0 * static_cast<double>(bytes);
   t.shape = "n = 67,108,864 floats (256 MiB in, 256 MiB out)";
