@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
 #include <sstream>
 #include <thread>
 
@@ -26,15 +27,14 @@ std::string target_name(const std::string& lesson, const std::string& variant) {
 
 namespace {
 
-// The symbol of a linker's "undefined reference" line, demangled; "" for any other line. ld:
-// "...: undefined reference to `transpose::transpose_tiled(float const*, float*, int, int)'";
-// nvlink (-rdc): "nvlink error   : Undefined reference to '_Z9load_tilePKfi' in 'dev.o'".
-std::string undefined_symbol(const std::string& line) {
-  for (const std::string marker : {"undefined reference to `", "Undefined reference to '"}) {
+// The symbol after `markers`' first match in a linker's line, up to the closing quote (or the
+// line's end for a marker ending in ": "), demangled; "" when no marker matches.
+std::string symbol_after(const std::string& line, std::initializer_list<const char*> markers) {
+  for (const std::string marker : markers) {
     const auto at = line.find(marker);
     if (at == std::string::npos) continue;
     const auto from = at + marker.size();
-    const auto to = line.find('\'', from);
+    const auto to = marker.back() == ' ' ? line.size() : line.find('\'', from);
     if (to == std::string::npos) return "";
     const std::string symbol = line.substr(from, to - from);
     int status = -1;
@@ -46,6 +46,27 @@ std::string undefined_symbol(const std::string& line) {
   return "";
 }
 
+// The symbol of a linker's "undefined reference" line. ld: "...: undefined reference to
+// `transpose::transpose_tiled(float const*, float*, int, int)'"; nvlink (-rdc): "nvlink error   :
+// Undefined reference to '_Z9load_tilePKfi' in 'dev.o'".
+std::string undefined_symbol(const std::string& line) {
+  return symbol_after(line, {"undefined reference to `", "Undefined reference to '"});
+}
+
+// The symbol of a linker's "defined twice" line (two files of the folder define it). ld:
+// "...: multiple definition of `vector_add::add(float const*, ...)'; ...: first defined here";
+// gold: "multiple definition of 'X'"; lld: "ld.lld: error: duplicate symbol: vector_add::add(...)".
+std::string twice_defined_symbol(const std::string& line) {
+  return symbol_after(
+      line, {"multiple definition of `", "multiple definition of '", "duplicate symbol: "});
+}
+
+// Adds `symbol` to `list` unless empty or there already.
+void add_once(std::vector<std::string>& list, const std::string& symbol) {
+  if (!symbol.empty() && std::find(list.begin(), list.end(), symbol) == list.end())
+    list.push_back(symbol);
+}
+
 }  // namespace
 
 std::string compiler_errors(const std::string& out, std::size_t max_lines) {
@@ -54,11 +75,12 @@ std::string compiler_errors(const std::string& out, std::size_t max_lines) {
   for (std::string l; std::getline(in, l);) lines.push_back(l);
   std::vector<std::string> kept;
   std::vector<std::string> missing;  // symbols the linker found no definition of
+  std::vector<std::string> twice;    // symbols defined in two of the lesson's files
   std::size_t keep_after = 0;
   for (const std::string& l : lines) {
     const std::string symbol = undefined_symbol(l);
-    if (!symbol.empty() && std::find(missing.begin(), missing.end(), symbol) == missing.end())
-      missing.push_back(symbol);
+    add_once(missing, symbol);
+    add_once(twice, twice_defined_symbol(l));
     // ld says where the reference is ("...o: in function `launch_transpose(...)':") just before.
     const bool err = l.find("error") != std::string::npos || l.find("Error") != std::string::npos ||
                      !symbol.empty() || l.find(": in function `") != std::string::npos;
@@ -78,6 +100,12 @@ std::string compiler_errors(const std::string& out, std::size_t max_lines) {
         "you delete or rename it? (Or a function you call is declared but never defined.) No "
         "definition of:\n";
     for (const std::string& m : missing) s += "  " + m + "\n";
+  }
+  if (!twice.empty()) {
+    s += "the link failed: two files of the lesson define the same function. Every .cu file in "
+         "the lesson's exercises/ folder is compiled into it, a backup copy of your kernel file or "
+         "a scratch file too: keep one, and move the others out of the folder. Defined twice:\n";
+    for (const std::string& t : twice) s += "  " + t + "\n";
   }
   for (const std::string& l : kept) s += l + "\n";
   return s;

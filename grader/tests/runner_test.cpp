@@ -579,6 +579,41 @@ TEST_F(Runner, SkipLargeSkipsOnlyTheLargeCases) {
   EXPECT_EQ(calls[0].find("--skip-large"), std::string::npos) << calls[0];
 }
 
+// A whole lesson's --quick leaves out the profiler (--skip-profiled); one step asked for by name
+// under --quick, and every grade without --quick, keep it.
+TEST_F(Runner, QuickOnAWholeLessonSkipsTheProfilerOnly) {
+  const std::string tests = "naive/T.pass:tiled/T.pass";
+  const fs::path args = dir_ / "test-process-args";
+  setenv("FAKE_ARGS_FILE", args.c_str(), 1);
+  auto calls = [&](const course::Selection& sel) {
+    fs::remove(args);
+    setenv("FAKE_TESTS", tests.c_str(), 1);
+    nlohmann::json device;
+    driver::grade(sel, options_, device);
+    std::vector<std::string> lines;
+    std::ifstream in(args);
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    return lines;
+  };
+  auto skipping = [](const std::vector<std::string>& lines) {
+    return std::count_if(lines.begin(), lines.end(), [](const std::string& l) {
+      return l.find("--skip-profiled") != std::string::npos;
+    });
+  };
+  const course::Lesson* lesson = manifest_.find("07_transpose");
+  const std::vector<std::string> full = calls({lesson, nullptr});
+  ASSERT_FALSE(full.empty());
+  EXPECT_EQ(skipping(full), 0) << full[0];
+  options_.make_quick();
+  const std::vector<std::string> quick = calls({lesson, nullptr});
+  ASSERT_EQ(quick.size(), 1u);  // no memcheck under --quick
+  EXPECT_EQ(skipping(quick), 1) << quick[0];
+  const std::vector<std::string> one = calls({lesson, lesson->find_step("tiled")});
+  ASSERT_EQ(one.size(), 1u);
+  EXPECT_EQ(skipping(one), 0) << one[0];
+  unsetenv("FAKE_ARGS_FILE");
+}
+
 // Without compute-sanitizer the steps keep their verdicts, and the report says why once.
 TEST_F(Runner, WithoutComputeSanitizerGradesWithoutItAndSaysSoOnce) {
   options_.sanitizer = (dir_ / "no-such-compute-sanitizer").string();
@@ -767,6 +802,25 @@ TEST(CompilerErrors, NvlinkUndefinedDeviceFunctionIsDemangled) {
   EXPECT_NE(kept.find("nvlink error   : Undefined reference to '_Z9load_tilePKfi' in 'dev.o'"),
             std::string::npos)
       << kept;
+}
+
+// A second .cu file in the folder (a backup copy of the kernel file) defines everything twice:
+// the report says so and names the functions, whichever linker said it.
+TEST(CompilerErrors, ABackupCopyInTheFolderIsNamedAsDefinedTwice) {
+  for (const char* log : {"ld_multiple_definition.txt", "lld_duplicate_symbol.txt"}) {
+    const std::string kept = driver::compiler_errors(link_log(log));
+    EXPECT_EQ(kept.rfind("the link failed: two files of the lesson define the same function", 0),
+              0u)
+        << log << ":\n"
+        << kept;
+    EXPECT_NE(
+        kept.find("Defined twice:\n  vector_add::add(float const*, float const*, float*, "
+                  "int)\n  vector_add::vector_add(float const*, float const*, float*, int)\n"),
+        std::string::npos)
+        << log << ":\n"
+        << kept;
+    EXPECT_EQ(kept.find("No definition of"), std::string::npos) << log;
+  }
 }
 
 // A lesson whose stub folder is empty (deleted by the student) builds into a target that fails
