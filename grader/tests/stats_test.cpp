@@ -38,6 +38,13 @@ course::Summary around(double median, double half_iqr) {
       {median - 2 * half_iqr, median - half_iqr, median, median + half_iqr, median + 2 * half_iqr});
 }
 
+// n values spread evenly over [lo, hi].
+std::vector<double> spread(std::size_t n, double lo, double hi) {
+  std::vector<double> v;
+  for (std::size_t i = 0; i < n; ++i) v.push_back(lo + (hi - lo) * i / (n - 1.0));
+  return v;
+}
+
 TEST(Gate, ClearPassAndClearFail) {
   const auto pass = decide_gate(around(0.97, 0.005), 0.85);
   EXPECT_EQ(pass.verdict, Verdict::pass);
@@ -85,10 +92,13 @@ TEST(Sampling, StopsWhenTightAndClearOfTheGate) {
                  double seconds, const course::SamplingPolicy& policy) {
     return course::keep_sampling(course::sampling_state(ratio, gate, pairs, seconds, policy));
   };
-  EXPECT_TRUE(keep(around(0.87, 0.001), 0.85, 10, 0.1, p));            // too few, not certain
-  EXPECT_FALSE(keep(around(0.87, 0.001), 0.85, 30, 0.1, p));           // settled
-  EXPECT_FALSE(keep(around(0.97, 0.001), 0.85, 10, 0.1, p));           // certain
-  EXPECT_TRUE(keep(around(0.97, 0.05), 0.85, 30, 0.1, p));             // spread > 1%
+  EXPECT_TRUE(keep(around(0.87, 0.001), 0.85, 10, 0.1, p));   // too few, not certain
+  EXPECT_FALSE(keep(around(0.87, 0.001), 0.85, 30, 0.1, p));  // settled
+  EXPECT_FALSE(keep(around(0.97, 0.001), 0.85, 10, 0.1, p));  // certain
+  // Spread > 1% and the median's interval reaching the impossible bound (1.05): more pairs.
+  EXPECT_TRUE(keep(summarize(spread(30, 0.95, 1.10)), 0.85, 30, 0.1, p));
+  // Spread > 1%, but the median's interval clear of the gate and the bound: stop.
+  EXPECT_FALSE(keep(summarize(spread(30, 0.87, 1.07)), 0.85, 30, 0.1, p));
   EXPECT_TRUE(keep(around(0.85, 0.001), 0.85, 30, 0.1, p));            // straddles
   EXPECT_FALSE(keep(around(0.85, 0.001), 0.85, p.max_pairs, 0.1, p));  // cap
   EXPECT_FALSE(keep(around(0.97, 0.05), 0.85, 30, p.max_seconds, p));  // time cap
@@ -99,7 +109,10 @@ TEST(Sampling, StateSaysWhy) {
   course::SamplingPolicy p;
   EXPECT_EQ(course::sampling_state(around(0.85, 0.001), 0.85, 10, 0.1, p), S::below_min_pairs);
   EXPECT_EQ(course::sampling_state(around(0.87, 0.001), 0.85, 30, 0.1, p), S::settled);
-  EXPECT_EQ(course::sampling_state(around(0.97, 0.05), 0.85, 30, 0.1, p), S::too_wide);
+  EXPECT_EQ(course::sampling_state(summarize(spread(30, 0.95, 1.10)), 0.85, 30, 0.1, p),
+            S::too_wide);
+  EXPECT_EQ(course::sampling_state(summarize(spread(30, 0.87, 1.07)), 0.85, 30, 0.1, p),
+            S::median_certain);
   EXPECT_EQ(course::sampling_state(around(0.85, 0.001), 0.85, 30, 0.1, p), S::straddles_gate);
   // Straddling and too wide at once: the gate is named, it is the reason that matters.
   EXPECT_EQ(course::sampling_state(around(0.85, 0.05), 0.85, 30, 0.1, p), S::straddles_gate);
@@ -121,13 +134,6 @@ TEST(Sampling, StateSaysWhy) {
   EXPECT_FALSE(course::keep_sampling(S::settled));
   EXPECT_FALSE(course::keep_sampling(S::certain));
   EXPECT_FALSE(course::keep_sampling(S::median_certain));
-}
-
-// n values spread evenly over [lo, hi].
-std::vector<double> spread(std::size_t n, double lo, double hi) {
-  std::vector<double> v;
-  for (std::size_t i = 0; i < n; ++i) v.push_back(lo + (hi - lo) * i / (n - 1.0));
-  return v;
 }
 
 TEST(Summary, TheMediansConfidenceIntervalNarrowsWithMoreValues) {

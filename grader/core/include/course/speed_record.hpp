@@ -114,7 +114,8 @@ struct TimingOutcome {
   double ceiling_gbps = 0;               ///< ceiling kernel, from its median time, 10^9 B/s
   Summary ratio;                         ///< the per-pair ratios (ceiling time / student time)
   std::size_t pairs = 0;                 ///< pairs timed
-  bool stopped_early = false;            ///< the loop stopped because the verdict was certain
+  bool stopped_early = false;            ///< stopped in SamplingState::certain (not
+                                         ///< median_certain, settled or a cap)
   double seconds = 0;                    ///< wall time of the loop, seconds
   std::size_t first_straddle_pairs = 0;  ///< course::first_straddle(); 0: never re-measured
   double peak_gbps = 0;                  ///< the device's datasheet peak, 10^9 B/s

@@ -763,7 +763,7 @@ namespace detail {
 using Runner = std::function<void()>;
 /// Registers a GoogleTest test `suite`.`name` running `run`. Correctness cases ("<step>/Correct")
 /// are registered at once; the others wait for register_deferred_tests(), so that every
-/// correctness case runs first (quiet_gpu.hpp).
+/// correctness case runs first (quiet_gpu.hpp), but for register_test_last()'s.
 void register_test(const std::string& suite, const std::string& name, Runner run);
 /// Registers a correctness case to run after every other test (correctness_ending_process()).
 void register_test_last(const std::string& suite, const std::string& name, Runner run);

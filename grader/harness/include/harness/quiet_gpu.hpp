@@ -6,7 +6,9 @@
 ///    and a check that reads the whole device's state (free memory) first wait until the grader
 ///    says the GPU is quiet: the grader holds an flock on a file (`--quiet-gpu-lock`) while
 ///    anything else of the grade runs on the GPU, and this process takes it. The hidden tests
-///    register correctness cases first (lesson.hpp), so that all of them run beside memcheck.
+///    register correctness cases first (lesson.hpp), so that all of them run beside memcheck,
+///    but for the few that end their process on purpose ("<step>/CorrectLast", lesson 02's
+///    kernel_fault), which run last; memcheck's runs skip those.
 ///
 /// 2. On the machine (GpuShare). Every hidden-test process on one GPU, whoever started it (two
 ///    students' grades on a shared server, `ctest -j` running every lesson's solution and stub,

@@ -13,9 +13,9 @@
 ///   lines are reset before every batch of launches, so no access policy can keep data in L2.
 /// - Each launch is timed with CUDA events. Three untimed warm-up launches of each kernel first.
 /// - Pairs are taken in batches of 10 until the verdict is certain, or (from 30 pairs on) the
-///   per-pair ratio's interquartile range does not straddle the gate and either is under 1% of
-///   the median or leaves the median's 99% confidence interval clear of the gate and of the
-///   impossible bound, or a cap is hit (course::SamplingPolicy).
+///   per-pair ratio's interquartile range does not straddle the gate and either that range is
+///   under 1% of the median or the median's 99% confidence interval is clear of the gate and of
+///   the impossible bound, or a cap is hit (course::SamplingPolicy).
 #pragma once
 
 #include <cuda_runtime.h>
