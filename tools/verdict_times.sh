@@ -8,12 +8,15 @@
 #   rebuild                after another touch, the rebuild alone (cmake --build of the
 #                          lesson's test target), the part of each figure above that is the
 #                          compiler's
-#   step / quick, no build the same one step and --quick with --no-build: the grader's own part,
-#                          what is left once the compiler is done (nvcc alone takes 0.7-1.0 s on
-#                          one file, docs/measured/H200.md, fifteenth session)
+#   step / quick / full,   the same one step, --quick and full grade with --no-build: the
+#   no build               grader's own part, what is left once the compiler is done (nvcc alone
+#                          takes 0.9-1.0 s on one file, docs/measured/H200.md, sixteenth session)
 # and print a Markdown table (seconds, exit code in brackets). Run it in a checkout whose
 # exercises/ hold solved kernels (e.g. `cp -r solutions/. exercises/` in a scratch copy) to time
-# passing verdicts; with the stubs it times failing ones.
+# passing verdicts; with the stubs it times failing ones. With RECORDS=DIR, the hidden tests' own
+# records of each lesson's full grade and --quick (BUILD_DIR/grader-runs/grade_LESSON: every test's
+# milliseconds, pairs and figures) are kept in DIR/LESSON/runs-full and runs-quick;
+# `tools/probes/largest_tests.py DIR` then lists each lesson's slowest tests.
 #   tools/verdict_times.sh BUILD_DIR [LESSON...]     (default: every ready lesson)
 set -uo pipefail
 build=${1:?usage: tools/verdict_times.sh BUILD_DIR [LESSON...]}
@@ -45,19 +48,27 @@ logs=${OUT:-/tmp}/verdict-logs
 mkdir -p "$logs"
 # Every lesson built once first: the table times an edit, not the first build.
 for l in "${lessons[@]}"; do "$grader" "$l" --quick >/dev/null 2>&1; done
-echo "| lesson | full grade | one step | --quick | rebuild | one step, no build | --quick, no build |"
-echo "| --- | --- | --- | --- | --- | --- | --- |"
+keep_records() {  # keep_records LESSON KIND: the last grade's records under $RECORDS/LESSON/runs-KIND
+  [ -n "${RECORDS:-}" ] || return 0
+  mkdir -p "$RECORDS/$1" && rm -rf "$RECORDS/$1/runs-$2" &&
+    cp -r "$build/grader-runs/grade_$1" "$RECORDS/$1/runs-$2"
+}
+echo "| lesson | full grade | one step | --quick | rebuild | one step, no build | --quick, no build | full, no build |"
+echo "| --- | --- | --- | --- | --- | --- | --- | --- |"
 for l in "${lessons[@]}"; do
   step=$(first_step "$l")
   touch exercises/"$l"/*.cu
   full=$(timed "$logs/$l.full.log" "$grader" "$l")
+  keep_records "$l" full
   touch exercises/"$l"/*.cu
   one=$(timed "$logs/$l.step.log" "$grader" "$l.$step")
   touch exercises/"$l"/*.cu
   quick=$(timed "$logs/$l.quick.log" "$grader" "$l" --quick)
+  keep_records "$l" quick
   touch exercises/"$l"/*.cu
   rebuild=$(timed "$logs/$l.rebuild.log" cmake --build "$build" --target "grade_$l")
   one_nb=$(timed "$logs/$l.step-nobuild.log" "$grader" "$l.$step" --no-build)
   quick_nb=$(timed "$logs/$l.quick-nobuild.log" "$grader" "$l" --quick --no-build)
-  echo "| $l | $full | $one ($step) | $quick | $rebuild | $one_nb | $quick_nb |"
+  full_nb=$(timed "$logs/$l.full-nobuild.log" "$grader" "$l" --no-build)
+  echo "| $l | $full | $one ($step) | $quick | $rebuild | $one_nb | $quick_nb | $full_nb |"
 done

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Each lesson's slowest hidden tests in the records tools/probes/grade_seconds.sh kept.
+"""Each lesson's slowest hidden tests in the records `RECORDS=DIR tools/verdict_times.sh` kept.
 
     tools/probes/largest_tests.py OUT_DIR [N]
 
