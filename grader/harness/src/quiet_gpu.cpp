@@ -123,7 +123,7 @@ void wait_for_quiet_gpu() {
     m->leave();
   }
   if (!lock_path().empty()) {
-    const int fd = ::open(lock_path().c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    const int fd = open_lock_file(lock_path());
     if (fd >= 0) take(fd, LOCK_EX, heartbeat());  // fd stays open: the lock is this process's
   }
   if (m != nullptr) m->take_alone(machine_heartbeat() ? machine_heartbeat() : heartbeat());

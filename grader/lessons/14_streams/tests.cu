@@ -232,16 +232,11 @@ harness::HostSpeedTest pinned_speed() {
 // after it; the timed calls' are the shared timing_size_buffers()), d_x and d_y in device memory.
 struct PipelineBuffers {
   std::size_t n, guard;
-  bool shared;
-  PipelineBuffers(std::size_t n, std::size_t guard) : PipelineBuffers(n, guard, false) {}
+  bool shared;  // in and out are timing_size_buffers() (n = kTimingN, no guard)
   float *in = nullptr, *out = nullptr;
   harness::DeviceBuffer<float> d_x, d_y;
   streams::Resources before;  // what the process held before the call (prepare())
-  /// The timed calls' buffers: n = kTimingN, no guard, the shared page-locked pair.
-  static std::shared_ptr<PipelineBuffers> timed() {
-    return std::shared_ptr<PipelineBuffers>(new PipelineBuffers(kTimingN, 0, true));
-  }
-  PipelineBuffers(std::size_t n, std::size_t guard, bool shared)
+  PipelineBuffers(std::size_t n, std::size_t guard, bool shared = false)
       : n(n), guard(guard), shared(shared), d_x(n), d_y(n) {
     if (shared) {
       in = timing_size_buffers().in;
@@ -348,7 +343,7 @@ void overlap_case(harness::Case& c, const int& n_int) {
 
 harness::HostSpeedTest overlap_speed() {
   const std::size_t bytes = kTimingN * sizeof(float);
-  auto b = PipelineBuffers::timed();
+  auto b = std::make_shared<PipelineBuffers>(kTimingN, 0, /*shared=*/true);
   harness::HostSpeedTest t;
   t.bytes = 2.0 * static_cast<double>(bytes);
   t.shape = "n = 67,108,864 floats (256 MiB in, 256 MiB out)";

@@ -91,15 +91,16 @@ enum class SamplingState {
   capped,           ///< max_pairs or max_seconds reached: stop, whatever the ratios look like
   certain,          ///< far enough from the gate and the impossible bound: stop
   straddles_gate,   ///< the ratio's interquartile range straddles the gate: go on (re-measure)
-  too_wide,         ///< relative spread above SamplingPolicy::target_rel_spread, and the
-             ///< median's confidence interval reaches the gate or the impossible bound: go on
-  settled,  ///< tight enough and clear of the gate: stop
+  settled,          ///< spread within SamplingPolicy::target_rel_spread, clear of the gate: stop
   /// Wider than target_rel_spread, but the median's 99% confidence interval is clear of the gate
   /// and below the impossible bound: more pairs would narrow it, not move the verdict. Stop. (On
   /// our H200, 05's and 10's solutions against CUB pair with an interquartile range of 2-3 points
   /// and sampled to the 600-pair cap, 0.34 and 0.48 s, until this state existed:
   /// docs/measured/H200.md, sixteenth session.)
   median_certain,
+  /// Wider than target_rel_spread, and the median's confidence interval reaches the gate or the
+  /// impossible bound: go on.
+  too_wide,
 };
 
 /// A median ratio above this is rejected: no kernel that does the whole task beats the copy rung
