@@ -1,7 +1,7 @@
 // main() of every hidden-test binary (grade_<lesson>). The grader runs it as a child process:
 //   grade_07_transpose --report FILE --seed N [--device N] [--kernel-timeout S] [--quick]
 //                      [--skip-large] [--skip-profiled] [--quiet-gpu-lock FILE]
-//                      [--gpu-held-by-caller]
+//                      [--gpu-held-by-caller] [--wait-for-go FILE]
 //                      [--gtest_filter=...]
 // Correctness cases run first, sharing the GPU with the machine's other hidden-test processes,
 // then the timed and profiled tests, which first wait for the GPU to themselves: the grade's
@@ -20,6 +20,7 @@
 #include "harness/cuda_check.hpp"
 #include "harness/device.hpp"
 #include "harness/lesson.hpp"
+#include "harness/ncu.hpp"
 #include "harness/quiet_gpu.hpp"
 #include "harness/record.hpp"
 #include "harness/reporter.hpp"
@@ -61,6 +62,10 @@ int main(int argc, char** argv) {
   app.add_flag("--gpu-held-by-caller", gpu_held_by_caller,
                "take no machine-wide GPU lock: the process that started this one has the GPU "
                "alone for it (lesson 15's profiled test runs Nsight Compute so)");
+  std::string go_file;
+  app.add_option("--wait-for-go", go_file,
+                 "before the first CUDA call, wait until the process holding FILE's lock writes go "
+                 "(Nsight Compute started ahead of lesson 15's profiled test: harness/ncu.hpp)");
   CLI11_PARSE(app, argc, argv);
 
   harness::set_seed(seed);
@@ -69,6 +74,13 @@ int main(int argc, char** argv) {
   harness::set_skip_profiled(skip_profiled);
   harness::set_kernel_timeout(kernel_timeout);
   if (::testing::GTEST_FLAG(list_tests)) return RUN_ALL_TESTS();  // listing needs no GPU
+  if (!go_file.empty() && !harness::wait_for_go(go_file)) {
+    std::fprintf(stderr,
+                 "not profiled: the test that started Nsight Compute ended without "
+                 "letting this run go on (%s)\n",
+                 go_file.c_str());
+    return 1;
+  }
 
   harness::ReportFile report(report_path);
   harness::set_quiet_gpu_lock(

@@ -2,10 +2,20 @@
 
 #include "course/text_file.hpp"
 
+#include <cerrno>
+#include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
+#include <utility>
 
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/file.h>
 #include <sys/wait.h>
+#include <unistd.h>
+
+extern char** environ;
 
 namespace harness {
 
@@ -13,35 +23,27 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// 'arg' with every ' escaped, for sh -c.
-std::string quoted(const std::string& arg) {
-  std::string q = "'";
-  for (char c : arg) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
-struct Ran {
-  int exit_code = -1;
-  std::string output;  // stdout and stderr together
-};
-
-Ran run(const std::vector<std::string>& argv) {
-  std::string cmd;
-  for (const std::string& a : argv) cmd += (cmd.empty() ? "" : " ") + quoted(a);
-  cmd += " 2>&1";
-  Ran r;
-  FILE* pipe = popen(cmd.c_str(), "r");
-  if (pipe == nullptr) return r;
-  char buf[4096];
-  std::size_t got = 0;
-  while ((got = std::fread(buf, 1, sizeof buf, pipe)) > 0) r.output.append(buf, got);
-  const int status = pclose(pipe);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+constexpr char kGo[] = "go\n";
 
 std::string tail(const std::string& s, std::size_t n = 4000) {
   return s.size() <= n ? s : "..." + s.substr(s.size() - n);
+}
+
+// Starts argv[0] (a path, or a name searched on PATH) with stdout and stderr to `output_file`; -1
+// if it could not start.
+pid_t spawn(const std::vector<std::string>& argv, const std::string& output_file) {
+  std::vector<char*> args;
+  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, output_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                   0644);
+  posix_spawn_file_actions_adddup2(&actions, 1, 2);
+  pid_t pid = -1;
+  const int err = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  return err == 0 ? pid : -1;
 }
 
 }  // namespace
@@ -59,32 +61,81 @@ std::string self_executable() {
   return ec ? "" : p.string();
 }
 
-NcuResult run_ncu(const std::string& ncu, const std::string& kernels,
-                  const std::vector<std::string>& program, const std::string& dir) {
+StartedNcu::StartedNcu(const std::string& ncu, const std::string& kernels,
+                       std::vector<std::string> program, const std::string& dir)
+    : dir_(dir) {
+  if (ncu.empty()) return;  // finish() says not_found
+  std::error_code ec;
+  fs::create_directories(dir_, ec);
+  // The go file, locked before the program can look at it: close-on-exec, so that no child
+  // inherits the lock and keeps it after this process ends.
+  const std::string go_file = (fs::path(dir_) / "go").string();
+  go_fd_ = ::open(go_file.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (go_fd_ < 0 || ::flock(go_fd_, LOCK_EX) != 0) {
+    launch_error_ = "could not lock " + go_file + ": " + std::strerror(errno);
+    return;
+  }
+  std::vector<std::string> cmd = {ncu};
+  for (const std::string& a : course::profile::ncu_csv_args(kernels, csv_file())) cmd.push_back(a);
+  cmd.insert(cmd.end(), program.begin(), program.end());
+  cmd.insert(cmd.end(), {"--wait-for-go", go_file});
+  pid_ = spawn(cmd, output_file());
+  if (pid_ < 0) launch_error_ = "could not start " + ncu + ": " + std::strerror(errno);
+}
+
+StartedNcu::~StartedNcu() {
+  // Never told go: closing the go file lets the program read that and exit before its first CUDA
+  // call; ncu then ends with it.
+  if (go_fd_ >= 0) ::close(go_fd_);
+  if (pid_ > 0) {
+    ::kill(pid_, SIGTERM);
+    ::waitpid(pid_, nullptr, 0);
+  }
+  std::error_code ec;
+  fs::remove_all(dir_, ec);
+}
+
+std::string StartedNcu::csv_file() const {
+  return (fs::path(dir_) / "metrics.csv").string();
+}
+std::string StartedNcu::output_file() const {
+  return (fs::path(dir_) / "output.txt").string();
+}
+
+NcuResult StartedNcu::finish() {
   NcuResult r;
-  if (ncu.empty()) {
+  if (dir_.empty() || (pid_ < 0 && launch_error_.empty())) {
     r.outcome = NcuResult::Outcome::not_found;
     return r;
   }
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  const std::string csv_file = (fs::path(dir) / "metrics.csv").string();
-  std::vector<std::string> cmd = {ncu};
-  for (const std::string& a : course::profile::ncu_csv_args(kernels, csv_file)) cmd.push_back(a);
-  cmd.insert(cmd.end(), program.begin(), program.end());
-  const Ran profiled = run(cmd);
-  // ncu's own lines (==PROF==, ==ERROR==, the CSV) go to csv_file, the program's to the pipe.
-  const std::string csv = course::read_text(csv_file).value_or("");
-  r.output = tail(profiled.output + (csv.empty() ? "" : "\n" + csv));
+  if (pid_ < 0) {
+    r.output = launch_error_;
+    return r;
+  }
+  bool told = ::pwrite(go_fd_, kGo, sizeof kGo - 1, 0) == static_cast<ssize_t>(sizeof kGo - 1);
+  ::close(go_fd_);  // releases the lock: the program goes on
+  go_fd_ = -1;
+  int status = 0;
+  ::waitpid(pid_, &status, 0);
+  pid_ = -1;
+  const int exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  const std::string program_output = course::read_text(output_file()).value_or("");
+  // ncu's own lines (==PROF==, ==ERROR==, the CSV) go to the CSV file, the program's to output.
+  const std::string csv = course::read_text(csv_file()).value_or("");
+  r.output = tail(program_output + (csv.empty() ? "" : "\n" + csv));
+  if (!told) {
+    r.output = tail(r.output + "\ncould not write go to the profiled program");
+    return r;
+  }
   // ncu reports the permission error on its own lines (==ERROR== ERR_NVGPUCTRPERM ...) and still
   // runs the program, so the program's exit code says nothing about it: look for it first.
-  if ((profiled.output + csv).find("ERR_NVGPUCTRPERM") != std::string::npos) {
+  if ((program_output + csv).find("ERR_NVGPUCTRPERM") != std::string::npos) {
     r.outcome = NcuResult::Outcome::not_permitted;
     return r;
   }
-  if (profiled.exit_code != 0) {
+  if (exit_code != 0) {
     // ncu returns the program's exit code: a gtest binary whose cases failed returns 1.
-    r.outcome = profiled.output.find("[  FAILED  ]") != std::string::npos
+    r.outcome = program_output.find("[  FAILED  ]") != std::string::npos
                     ? NcuResult::Outcome::program_failed
                     : NcuResult::Outcome::error;
     return r;
@@ -98,6 +149,23 @@ NcuResult run_ncu(const std::string& ncu, const std::string& kernels,
   }
   r.outcome = r.kernels.empty() ? NcuResult::Outcome::no_kernels : NcuResult::Outcome::metrics;
   return r;
+}
+
+NcuResult run_ncu(const std::string& ncu, const std::string& kernels,
+                  const std::vector<std::string>& program, const std::string& dir) {
+  return StartedNcu(ncu, kernels, program, dir).finish();
+}
+
+bool wait_for_go(const std::string& go_file) {
+  const int fd = ::open(go_file.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  // The starting process holds the file locked until it has the GPU alone, then writes "go".
+  while (::flock(fd, LOCK_SH) != 0 && errno == EINTR) {
+  }
+  char got[sizeof kGo] = {};
+  const ssize_t n = ::pread(fd, got, sizeof kGo - 1, 0);
+  ::close(fd);
+  return n == static_cast<ssize_t>(sizeof kGo - 1) && std::strcmp(got, kGo) == 0;
 }
 
 }  // namespace harness

@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -268,21 +269,32 @@ std::vector<std::string> judge_counters(const course::profile::KernelMetrics& mi
   return problems;
 }
 
-void profile_counters() {
+// Why profile/Counters.ncu does not profile here, or "" if it does.
+std::string why_not_profiled() {
   if (harness::quick())
-    GTEST_SKIP() << course::protocol::kQuickSkipPrefix << "not profiled (Nsight Compute)";
+    return std::string(course::protocol::kQuickSkipPrefix) + "not profiled (Nsight Compute)";
   if (harness::skip_profiled())
-    GTEST_SKIP() << course::protocol::kQuickSkipPrefix
-                 << "not profiled: Nsight Compute takes seconds, so a whole lesson's --quick skips "
-                    "it. Grade 15_occupancy_profiling.profile, or without --quick, to profile";
-  const std::string ncu = course::profile::find_ncu();
-  if (ncu.empty())
-    GTEST_SKIP() << "Nsight Compute (ncu) not found on PATH nor in /usr/local/cuda/bin: profiler "
-                    "step not graded (it ships with the CUDA toolkit)";
+    return std::string(course::protocol::kQuickSkipPrefix) +
+           "not profiled: Nsight Compute takes seconds, so a whole lesson's --quick skips it. "
+           "Grade "
+           "15_occupancy_profiling.profile, or without --quick, to profile";
+  if (course::profile::find_ncu().empty())
+    return "Nsight Compute (ncu) not found on PATH nor in /usr/local/cuda/bin: profiler step not "
+           "graded (it ships with the CUDA toolkit)";
+  return "";
+}
+
+// Nsight Compute on kProfiledCases of this binary, started before the first test
+// (StartNcuEarly): its start and the profiled program's overlap the other tests, and the program
+// waits for profile_counters() to have the GPU alone (harness::StartedNcu).
+std::unique_ptr<harness::StartedNcu> started_ncu;
+
+std::unique_ptr<harness::StartedNcu> start_ncu() {
   int device = 0;
   harness::check(cudaGetDevice(&device), "cudaGetDevice");
-  // This test has the GPU alone on the machine (harness/quiet_gpu.hpp): the profiled process,
-  // its child, takes no lock of its own, or it would wait for its parent forever.
+  // The profiled process takes no machine-wide lock of its own (--gpu-held-by-caller): the test
+  // that lets it go has the GPU alone on the machine for it (harness/quiet_gpu.hpp), and it
+  // would wait for its parent forever.
   const std::vector<std::string> program = {harness::self_executable(),
                                             "--seed",
                                             std::to_string(harness::seed()),
@@ -293,9 +305,39 @@ void profile_counters() {
   const std::string dir =
       (std::filesystem::temp_directory_path() / ("grader-ncu-15-" + std::to_string(::getpid())))
           .string();
-  const harness::NcuResult r = harness::run_ncu(ncu, "mix_channels|segment_scan", program, dir);
-  std::error_code ec;
-  std::filesystem::remove_all(dir, ec);
+  return std::make_unique<harness::StartedNcu>(course::profile::find_ncu(),
+                                               "mix_channels|segment_scan", program, dir);
+}
+
+// Starts Nsight Compute before the first test when profile/Counters.ncu is to run in this process.
+class StartNcuEarly : public ::testing::Environment {
+ public:
+  void SetUp() override {
+    if (!why_not_profiled().empty() || !profiled_test_runs()) return;
+    started_ncu = start_ncu();
+  }
+  void TearDown() override { started_ncu.reset(); }
+
+ private:
+  static bool profiled_test_runs() {
+    const ::testing::UnitTest& all = *::testing::UnitTest::GetInstance();
+    for (int i = 0; i < all.total_test_suite_count(); ++i) {
+      const ::testing::TestSuite& suite = *all.GetTestSuite(i);
+      if (std::string(suite.name()) != "profile/Counters") continue;
+      for (int j = 0; j < suite.total_test_count(); ++j)
+        if (suite.GetTestInfo(j)->should_run()) return true;
+    }
+    return false;
+  }
+};
+
+void profile_counters() {
+  if (const std::string why = why_not_profiled(); !why.empty()) GTEST_SKIP() << why;
+  // Started before the first test, or now if it was not (this test has the GPU alone already).
+  std::unique_ptr<harness::StartedNcu> ncu = std::move(started_ncu);
+  if (!ncu) ncu = start_ncu();
+  const harness::NcuResult r = ncu->finish();
+  ncu.reset();
   using Outcome = harness::NcuResult::Outcome;
   switch (r.outcome) {
     case Outcome::not_permitted:
@@ -341,4 +383,5 @@ COURSE_TESTS {
   harness::correctness(Step::block_size, kSegmentSizes, name_pixels, segment_case);
   harness::speed(Step::block_size, segment_timing, segment_case);
   harness::detail::register_test("profile/Counters", "ncu", profile_counters);
+  ::testing::AddGlobalTestEnvironment(new StartNcuEarly);  // owned by GoogleTest
 }

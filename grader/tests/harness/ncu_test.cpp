@@ -6,10 +6,16 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <fcntl.h>
+#include <sys/file.h>
+
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <string>
+#include <thread>
 
 namespace {
 
@@ -108,6 +114,84 @@ TEST_F(Ncu, FindsTheStandInFirstOnPath) {
   const std::string found = course::profile::find_ncu();
   ::setenv("PATH", saved.c_str(), 1);
   EXPECT_EQ(found, ncu);
+}
+
+// A stand-in for ncu and the program under it: records "waiting" in `marks`, waits for the go file
+// as a hidden-test binary's --wait-for-go does (flock(1) for wait_for_go()), records what it read
+// ("ran" after go, "stopped" otherwise), then writes one kernel's CSV to --log-file.
+std::string waits_for_go(const fs::path& marks) {
+  return "while [ $# -gt 0 ]; do case $1 in --log-file) log=$2;; --wait-for-go) go=$2;; esac; "
+         "shift; done\n"
+         "echo waiting >> '" +
+         marks.string() +
+         "'\n"
+         "if [ \"$(flock -s \"$go\" cat \"$go\")\" = go ]; then echo ran >> '" +
+         marks.string() + "'; else echo stopped >> '" + marks.string() +
+         "'; exit 1; fi\n"
+         "printf '%s\\n' '\"ID\",\"Kernel Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"' "
+         "'\"0\",\"mix_channels(float "
+         "*)\",\"launch__registers_per_thread\",\"register/thread\",\"40\"' "
+         "> \"$log\"";
+}
+
+// Waits up to 10 s for `file` to hold `text`.
+bool eventually_holds(const fs::path& file, const std::string& text) {
+  for (int i = 0; i < 1000; ++i) {
+    std::ifstream in(file);
+    const std::string all((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (all.find(text) != std::string::npos) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return false;
+}
+
+TEST_F(Ncu, StartedAheadTheProgramWaitsForGo) {
+  const fs::path marks = dir_ / "marks";
+  harness::StartedNcu ncu(fake_ncu(waits_for_go(marks)), "mix_channels", {"true"},
+                          (dir_ / "out").string());
+  ASSERT_TRUE(eventually_holds(marks, "waiting"));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  {
+    std::ifstream in(marks);
+    const std::string all((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(all, "waiting\n") << "the program went on before finish() said go";
+  }
+  const NcuResult r = ncu.finish();
+  ASSERT_EQ(r.outcome, NcuResult::Outcome::metrics) << r.output;
+  EXPECT_EQ(r.kernels.at(0).kernel, "mix_channels");
+  EXPECT_TRUE(eventually_holds(marks, "ran"));
+}
+
+TEST_F(Ncu, NeverToldGoTheProgramDoesNotRun) {
+  const fs::path marks = dir_ / "marks";
+  {
+    harness::StartedNcu ncu(fake_ncu(waits_for_go(marks)), "mix_channels", {"true"},
+                            (dir_ / "out").string());
+    ASSERT_TRUE(eventually_holds(marks, "waiting"));
+  }  // the test that would have said go did not run
+  std::ifstream in(marks);
+  const std::string all((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(all.find("ran"), std::string::npos) << all;
+  EXPECT_FALSE(fs::exists(dir_ / "out")) << "its folder is removed";
+}
+
+TEST_F(Ncu, WaitForGoReadsWhatTheStarterWrote) {
+  // Both sides in one process: flock(2) locks belong to open file descriptions, so two opens of
+  // one file exclude each other as two processes do.
+  for (const bool say_go : {true, false}) {
+    const std::string file = (dir_ / (say_go ? "go-yes" : "go-no")).string();
+    const int fd = ::open(file.c_str(), O_RDWR | O_CREAT | O_TRUNC, 0644);
+    ASSERT_GE(fd, 0);
+    ASSERT_EQ(::flock(fd, LOCK_EX), 0);
+    std::future<bool> went =
+        std::async(std::launch::async, [&] { return harness::wait_for_go(file); });
+    EXPECT_EQ(went.wait_for(std::chrono::milliseconds(200)), std::future_status::timeout)
+        << "wait_for_go returned while the file was locked";
+    if (say_go) ASSERT_EQ(::write(fd, "go\n", 3), 3);
+    ::close(fd);
+    EXPECT_EQ(went.get(), say_go);
+  }
+  EXPECT_FALSE(harness::wait_for_go((dir_ / "missing").string()));
 }
 
 }  // namespace

@@ -25,14 +25,49 @@ struct NcuResult {
 };
 
 /// Runs `ncu` with course::profile::ncu_csv_args(KERNELS, DIR/metrics.csv) on PROGRAM ARGS...
-/// (one ncu process, no report kept) and reads the metrics from that CSV. Clocks are left as
-/// found (never locked).
-/// @param ncu     from course::profile::find_ncu() ("" gives not_found)
+/// (one ncu process, no report kept) and reads the metrics from that CSV: StartedNcu, finished at
+/// once. Clocks are left as found (never locked).
+/// @param ncu     from course::profile::find_ncu() ("" gives not_found); a path, not searched
 /// @param kernels regex over kernel names, e.g. "mix_channels|segment_scan"
-/// @param program the program and its arguments (this test binary with a --gtest_filter)
-/// @param dir     a writable directory for the report
+/// @param program the program and its arguments (this test binary with a --gtest_filter); it must
+///                accept `--wait-for-go FILE` (every hidden-test binary does: wait_for_go())
+/// @param dir     a writable directory for the CSV and the program's output, removed afterwards
 NcuResult run_ncu(const std::string& ncu, const std::string& kernels,
                   const std::vector<std::string>& program, const std::string& dir);
+
+/// Nsight Compute started ahead of the test that reads it (lesson 15's profile step), so that
+/// ncu's own start and the profiled program's, about a second on our H200 (docs/measured/H200.md,
+/// seventeenth session), run while the grade's other tests do. The program is started with
+/// `--wait-for-go DIR/go` appended and waits in wait_for_go() before its first CUDA call, touching
+/// no GPU, until finish() says go: call that only once this process has the GPU alone (the
+/// profiled test's wait_for_quiet_gpu()). Destroyed without finish() (the test did not run), it
+/// never says go: the program exits without using the GPU, and ncu is stopped.
+class StartedNcu {
+ public:
+  /// Starts `ncu` as run_ncu() does (same parameters); errors surface in finish().
+  StartedNcu(const std::string& ncu, const std::string& kernels, std::vector<std::string> program,
+             const std::string& dir);
+  ~StartedNcu();
+  StartedNcu(const StartedNcu&) = delete;
+  StartedNcu& operator=(const StartedNcu&) = delete;
+
+  /// Lets the program go, waits for ncu to end and reads what it gave. Call once.
+  NcuResult finish();
+
+ private:
+  std::string csv_file() const;
+  std::string output_file() const;
+  std::string dir_;
+  std::string launch_error_;  // why ncu did not start ("" if it did, or if ncu is "")
+  int go_fd_ = -1;            // the go file, locked exclusively until finish()
+  int pid_ = -1;              // ncu's process
+};
+
+/// The profiled program's side of StartedNcu (`--wait-for-go FILE` of every hidden-test binary):
+/// blocks until the starting process releases FILE's lock, then whether it wrote go (false: that
+/// process ended or gave up without letting it run; the program then exits before touching the
+/// GPU). Also false if FILE cannot be opened.
+bool wait_for_go(const std::string& go_file);
 
 /// The reason a step gives when it skips for ERR_NVGPUCTRPERM: what happened and how an
 /// administrator allows it, in one line.
