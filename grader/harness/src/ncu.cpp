@@ -29,9 +29,9 @@ std::string tail(const std::string& s, std::size_t n = 4000) {
   return s.size() <= n ? s : "..." + s.substr(s.size() - n);
 }
 
-// Starts argv[0] (a path, or a name searched on PATH) with stdout and stderr to `output_file`; -1
-// if it could not start.
-pid_t spawn(const std::vector<std::string>& argv, const std::string& output_file) {
+// Starts argv[0] (a path, or a name searched on PATH) with stdout and stderr to `output_file`.
+// Returns 0 and sets `pid`, or posix_spawnp's error number.
+int spawn(const std::vector<std::string>& argv, const std::string& output_file, pid_t& pid) {
   std::vector<char*> args;
   for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
@@ -40,10 +40,32 @@ pid_t spawn(const std::vector<std::string>& argv, const std::string& output_file
   posix_spawn_file_actions_addopen(&actions, 1, output_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
                                    0644);
   posix_spawn_file_actions_adddup2(&actions, 1, 2);
-  pid_t pid = -1;
   const int err = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
-  return err == 0 ? pid : -1;
+  return err;
+}
+
+// waitpid(pid) through interruptions; the exit code, -1 if it died of a signal, or -2 if it could
+// not be waited for.
+int wait_exit_code(pid_t pid) {
+  int status = 0;
+  pid_t got = -1;
+  while ((got = ::waitpid(pid, &status, 0)) < 0 && errno == EINTR) {
+  }
+  if (got != pid) return -2;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+// Stops `pid` (SIGTERM, then SIGKILL after about 5 s) and reaps it.
+void stop(pid_t pid) {
+  ::kill(pid, SIGTERM);
+  for (int i = 0; i < 500; ++i) {
+    const pid_t got = ::waitpid(pid, nullptr, WNOHANG);
+    if (got == pid || (got < 0 && errno != EINTR)) return;
+    ::usleep(10000);
+  }
+  ::kill(pid, SIGKILL);
+  wait_exit_code(pid);
 }
 
 }  // namespace
@@ -79,18 +101,18 @@ StartedNcu::StartedNcu(const std::string& ncu, const std::string& kernels,
   for (const std::string& a : course::profile::ncu_csv_args(kernels, csv_file())) cmd.push_back(a);
   cmd.insert(cmd.end(), program.begin(), program.end());
   cmd.insert(cmd.end(), {"--wait-for-go", go_file});
-  pid_ = spawn(cmd, output_file());
-  if (pid_ < 0) launch_error_ = "could not start " + ncu + ": " + std::strerror(errno);
+  pid_t pid = -1;
+  if (const int err = spawn(cmd, output_file(), pid); err != 0)
+    launch_error_ = "could not start " + ncu + ": " + std::strerror(err);
+  else
+    pid_ = pid;
 }
 
 StartedNcu::~StartedNcu() {
   // Never told go: closing the go file lets the program read that and exit before its first CUDA
   // call; ncu then ends with it.
   if (go_fd_ >= 0) ::close(go_fd_);
-  if (pid_ > 0) {
-    ::kill(pid_, SIGTERM);
-    ::waitpid(pid_, nullptr, 0);
-  }
+  if (pid_ > 0) stop(pid_);
   std::error_code ec;
   fs::remove_all(dir_, ec);
 }
@@ -115,10 +137,15 @@ NcuResult StartedNcu::finish() {
   bool told = ::pwrite(go_fd_, kGo, sizeof kGo - 1, 0) == static_cast<ssize_t>(sizeof kGo - 1);
   ::close(go_fd_);  // releases the lock: the program goes on
   go_fd_ = -1;
-  int status = 0;
-  ::waitpid(pid_, &status, 0);
+  const int exit_code = wait_exit_code(pid_);
+  if (exit_code == -2) {
+    const std::string why = std::strerror(errno);
+    stop(pid_);
+    pid_ = -1;
+    r.output = "could not wait for Nsight Compute to end: " + why;
+    return r;
+  }
   pid_ = -1;
-  const int exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   const std::string program_output = course::read_text(output_file()).value_or("");
   // ncu's own lines (==PROF==, ==ERROR==, the CSV) go to the CSV file, the program's to output.
   const std::string csv = course::read_text(csv_file()).value_or("");
@@ -131,6 +158,10 @@ NcuResult StartedNcu::finish() {
   // runs the program, so the program's exit code says nothing about it: look for it first.
   if ((program_output + csv).find("ERR_NVGPUCTRPERM") != std::string::npos) {
     r.outcome = NcuResult::Outcome::not_permitted;
+    return r;
+  }
+  if (exit_code == 127 && program_output.empty()) {
+    r.output = "could not start Nsight Compute (exit code 127: not found or not executable)";
     return r;
   }
   if (exit_code != 0) {

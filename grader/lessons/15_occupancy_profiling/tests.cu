@@ -20,6 +20,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -302,9 +303,11 @@ std::unique_ptr<harness::StartedNcu> start_ncu() {
                                             std::to_string(device),
                                             "--gpu-held-by-caller",
                                             std::string("--gtest_filter=") + kProfiledCases};
-  const std::string dir =
-      (std::filesystem::temp_directory_path() / ("grader-ncu-15-" + std::to_string(::getpid())))
-          .string();
+  // A folder of its own (mkdtemp: a name no other user's process can have taken or planted).
+  std::string dir = (std::filesystem::temp_directory_path() / "grader-ncu-15-XXXXXX").string();
+  if (::mkdtemp(dir.data()) == nullptr)
+    throw std::runtime_error("could not make a folder for Nsight Compute's output in " +
+                             std::filesystem::temp_directory_path().string());
   return std::make_unique<harness::StartedNcu>(course::profile::find_ncu(),
                                                "mix_channels|segment_scan", program, dir);
 }
@@ -314,7 +317,11 @@ class StartNcuEarly : public ::testing::Environment {
  public:
   void SetUp() override {
     if (!why_not_profiled().empty() || !profiled_test_runs()) return;
-    started_ncu = start_ncu();
+    try {
+      started_ncu = start_ncu();
+    } catch (const std::exception&) {
+      // The profiled test starts it again and reports what goes wrong, as a failure of its own.
+    }
   }
   void TearDown() override { started_ncu.reset(); }
 

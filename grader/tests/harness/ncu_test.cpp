@@ -165,14 +165,22 @@ TEST_F(Ncu, StartedAheadTheProgramWaitsForGo) {
 TEST_F(Ncu, NeverToldGoTheProgramDoesNotRun) {
   const fs::path marks = dir_ / "marks";
   {
-    harness::StartedNcu ncu(fake_ncu(waits_for_go(marks)), "mix_channels", {"true"},
-                            (dir_ / "out").string());
+    // This stand-in ignores SIGTERM, so that it lives to read the go file.
+    harness::StartedNcu ncu(fake_ncu("trap '' TERM\n" + waits_for_go(marks)), "mix_channels",
+                            {"true"}, (dir_ / "out").string());
     ASSERT_TRUE(eventually_holds(marks, "waiting"));
   }  // the test that would have said go did not run
   std::ifstream in(marks);
   const std::string all((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  EXPECT_EQ(all.find("ran"), std::string::npos) << all;
+  EXPECT_EQ(all, "waiting\nstopped\n") << "the program must see no go, and stop";
   EXPECT_FALSE(fs::exists(dir_ / "out")) << "its folder is removed";
+}
+
+TEST_F(Ncu, AnNcuThatCannotStartSaysSo) {
+  harness::StartedNcu ncu((dir_ / "no-such-ncu").string(), "k", {"true"}, (dir_ / "out").string());
+  const NcuResult r = ncu.finish();
+  EXPECT_EQ(r.outcome, NcuResult::Outcome::error);
+  EXPECT_NE(r.output.find("could not start"), std::string::npos) << r.output;
 }
 
 TEST_F(Ncu, WaitForGoReadsWhatTheStarterWrote) {
@@ -187,8 +195,9 @@ TEST_F(Ncu, WaitForGoReadsWhatTheStarterWrote) {
         std::async(std::launch::async, [&] { return harness::wait_for_go(file); });
     EXPECT_EQ(went.wait_for(std::chrono::milliseconds(200)), std::future_status::timeout)
         << "wait_for_go returned while the file was locked";
-    if (say_go) ASSERT_EQ(::write(fd, "go\n", 3), 3);
-    ::close(fd);
+    const bool wrote = !say_go || ::write(fd, "go\n", 3) == 3;
+    ::close(fd);  // before any assertion: the waiting thread must be let go
+    ASSERT_TRUE(wrote);
     EXPECT_EQ(went.get(), say_go);
   }
   EXPECT_FALSE(harness::wait_for_go((dir_ / "missing").string()));

@@ -27,7 +27,8 @@ struct NcuResult {
 /// Runs `ncu` with course::profile::ncu_csv_args(KERNELS, DIR/metrics.csv) on PROGRAM ARGS...
 /// (one ncu process, no report kept) and reads the metrics from that CSV: StartedNcu, finished at
 /// once. Clocks are left as found (never locked).
-/// @param ncu     from course::profile::find_ncu() ("" gives not_found); a path, not searched
+/// @param ncu     from course::profile::find_ncu() ("" gives not_found); a path, or a name looked
+/// up on PATH
 /// @param kernels regex over kernel names, e.g. "mix_channels|segment_scan"
 /// @param program the program and its arguments (this test binary with a --gtest_filter); it must
 ///                accept `--wait-for-go FILE` (every hidden-test binary does: wait_for_go())
@@ -35,13 +36,15 @@ struct NcuResult {
 NcuResult run_ncu(const std::string& ncu, const std::string& kernels,
                   const std::vector<std::string>& program, const std::string& dir);
 
-/// Nsight Compute started ahead of the test that reads it (lesson 15's profile step), so that
-/// ncu's own start and the profiled program's, about a second on our H200 (docs/measured/H200.md,
-/// seventeenth session), run while the grade's other tests do. The program is started with
-/// `--wait-for-go DIR/go` appended and waits in wait_for_go() before its first CUDA call, touching
-/// no GPU, until finish() says go: call that only once this process has the GPU alone (the
-/// profiled test's wait_for_quiet_gpu()). Destroyed without finish() (the test did not run), it
-/// never says go: the program exits without using the GPU, and ncu is stopped.
+/// Nsight Compute started ahead of the test that reads it (lesson 15's profile step), so that ncu's
+/// own start and the profiled program's run while the grade's other tests do (lesson 15's full
+/// grade once built, 4.13 -> 3.41-3.48 s on our H200: docs/measured/H200.md, seventeenth session).
+/// The program is started with `--wait-for-go DIR/go` appended and waits in wait_for_go() before
+/// its first CUDA call, touching no GPU, until finish() says go: call that only once this process
+/// has the GPU alone (the profiled test's wait_for_quiet_gpu()). Destroyed without finish() (the
+/// test did not run), it never says go: the program exits without using the GPU, and ncu is stopped
+/// (SIGTERM, SIGKILL after about 5 s). A grade killed outright, or ended by a lost CUDA context,
+/// leaves `dir` behind (its processes go with its process group, as the grader kills it).
 class StartedNcu {
  public:
   /// Starts `ncu` as run_ncu() does (same parameters); errors surface in finish().
