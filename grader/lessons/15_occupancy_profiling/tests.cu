@@ -277,8 +277,7 @@ std::string why_not_profiled() {
   if (harness::skip_profiled())
     return std::string(course::protocol::kQuickSkipPrefix) +
            "not profiled: Nsight Compute takes seconds, so a whole lesson's --quick skips it. "
-           "Grade "
-           "15_occupancy_profiling.profile, or without --quick, to profile";
+           "Grade 15_occupancy_profiling.profile, or without --quick, to profile";
   if (course::profile::find_ncu().empty())
     return "Nsight Compute (ncu) not found on PATH nor in /usr/local/cuda/bin: profiler step not "
            "graded (it ships with the CUDA toolkit)";
@@ -294,8 +293,8 @@ std::unique_ptr<harness::StartedNcu> start_ncu() {
   int device = 0;
   harness::check(cudaGetDevice(&device), "cudaGetDevice");
   // The profiled process takes no machine-wide lock of its own (--gpu-held-by-caller): the test
-  // that lets it go has the GPU alone on the machine for it (harness/quiet_gpu.hpp), and it
-  // would wait for its parent forever.
+  // that lets it go has the GPU alone on the machine for it (harness/quiet_gpu.hpp), so with a
+  // lock it would wait for its parent forever.
   const std::vector<std::string> program = {harness::self_executable(),
                                             "--seed",
                                             std::to_string(harness::seed()),
