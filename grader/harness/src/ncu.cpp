@@ -7,7 +7,6 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <utility>
 
 #include <fcntl.h>
 #include <spawn.h>
@@ -84,7 +83,7 @@ std::string self_executable() {
 }
 
 StartedNcu::StartedNcu(const std::string& ncu, const std::string& kernels,
-                       std::vector<std::string> program, const std::string& dir)
+                       const std::vector<std::string>& program, const std::string& dir)
     : dir_(dir) {
   if (ncu.empty()) return;  // finish() says not_found
   std::error_code ec;
@@ -126,7 +125,7 @@ std::string StartedNcu::output_file() const {
 
 NcuResult StartedNcu::finish() {
   NcuResult r;
-  if (dir_.empty() || (pid_ < 0 && launch_error_.empty())) {
+  if (pid_ < 0 && launch_error_.empty()) {  // ncu was ""
     r.outcome = NcuResult::Outcome::not_found;
     return r;
   }

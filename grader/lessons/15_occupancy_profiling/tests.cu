@@ -270,6 +270,9 @@ std::vector<std::string> judge_counters(const course::profile::KernelMetrics& mi
   return problems;
 }
 
+// The profiled test's suite, as registered in COURSE_TESTS and looked for by StartNcuEarly.
+constexpr char kProfiledSuite[] = "profile/Counters";
+
 // Why profile/Counters.ncu does not profile here, or "" if it does.
 std::string why_not_profiled() {
   if (harness::quick())
@@ -329,7 +332,7 @@ class StartNcuEarly : public ::testing::Environment {
     const ::testing::UnitTest& all = *::testing::UnitTest::GetInstance();
     for (int i = 0; i < all.total_test_suite_count(); ++i) {
       const ::testing::TestSuite& suite = *all.GetTestSuite(i);
-      if (std::string(suite.name()) != "profile/Counters") continue;
+      if (std::string(suite.name()) != kProfiledSuite) continue;
       for (int j = 0; j < suite.total_test_count(); ++j)
         if (suite.GetTestInfo(j)->should_run()) return true;
     }
@@ -388,6 +391,6 @@ COURSE_TESTS {
   harness::speed(Step::registers, mix_timing, mix_case);
   harness::correctness(Step::block_size, kSegmentSizes, name_pixels, segment_case);
   harness::speed(Step::block_size, segment_timing, segment_case);
-  harness::detail::register_test("profile/Counters", "ncu", profile_counters);
+  harness::detail::register_test(kProfiledSuite, "ncu", profile_counters);
   ::testing::AddGlobalTestEnvironment(new StartNcuEarly);  // owned by GoogleTest
 }

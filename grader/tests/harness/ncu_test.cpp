@@ -1,7 +1,10 @@
 // harness/ncu.hpp without a GPU: stand-ins for Nsight Compute (shell scripts named ncu) show the
 // outcomes a profiler step acts on: counters not permitted (the step skips with the reason), the
-// profiled cases failing, metrics read back, no ncu at all.
+// profiled cases failing, metrics read back, no ncu at all; and Nsight Compute started ahead, its
+// program waiting for the go (StartedNcu, wait_for_go).
 #include "harness/ncu.hpp"
+
+#include "course/text_file.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -134,12 +137,15 @@ std::string waits_for_go(const fs::path& marks) {
          "> \"$log\"";
 }
 
+// What `file` holds ("" while it is missing).
+std::string text_of(const fs::path& file) {
+  return course::read_text(file.string()).value_or("");
+}
+
 // Waits up to 10 s for `file` to hold `text`.
 bool eventually_holds(const fs::path& file, const std::string& text) {
   for (int i = 0; i < 1000; ++i) {
-    std::ifstream in(file);
-    const std::string all((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (all.find(text) != std::string::npos) return true;
+    if (text_of(file).find(text) != std::string::npos) return true;
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   return false;
@@ -151,11 +157,7 @@ TEST_F(Ncu, StartedAheadTheProgramWaitsForGo) {
                           (dir_ / "out").string());
   ASSERT_TRUE(eventually_holds(marks, "waiting"));
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
-  {
-    std::ifstream in(marks);
-    const std::string all((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    EXPECT_EQ(all, "waiting\n") << "the program went on before finish() said go";
-  }
+  EXPECT_EQ(text_of(marks), "waiting\n") << "the program went on before finish() said go";
   const NcuResult r = ncu.finish();
   ASSERT_EQ(r.outcome, NcuResult::Outcome::metrics) << r.output;
   EXPECT_EQ(r.kernels.at(0).kernel, "mix_channels");
@@ -170,9 +172,7 @@ TEST_F(Ncu, NeverToldGoTheProgramDoesNotRun) {
                             {"true"}, (dir_ / "out").string());
     ASSERT_TRUE(eventually_holds(marks, "waiting"));
   }  // the test that would have said go did not run
-  std::ifstream in(marks);
-  const std::string all((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  EXPECT_EQ(all, "waiting\nstopped\n") << "the program must see no go, and stop";
+  EXPECT_EQ(text_of(marks), "waiting\nstopped\n") << "the program must see no go, and stop";
   EXPECT_FALSE(fs::exists(dir_ / "out")) << "its folder is removed";
 }
 

@@ -48,8 +48,8 @@ NcuResult run_ncu(const std::string& ncu, const std::string& kernels,
 class StartedNcu {
  public:
   /// Starts `ncu` as run_ncu() does (same parameters); errors surface in finish().
-  StartedNcu(const std::string& ncu, const std::string& kernels, std::vector<std::string> program,
-             const std::string& dir);
+  StartedNcu(const std::string& ncu, const std::string& kernels,
+             const std::vector<std::string>& program, const std::string& dir);
   ~StartedNcu();
   StartedNcu(const StartedNcu&) = delete;
   StartedNcu& operator=(const StartedNcu&) = delete;
