@@ -1,6 +1,7 @@
 #include "grade.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <filesystem>
 #include <map>
@@ -166,6 +167,7 @@ class MemcheckBeside {
     held_.emplace(lock_path_, false);
     GradeOptions beside = o;
     beside.status_messages = false;  // the grade says it once
+    beside.stop = &stop_;
     try {
       if (held_->held())
         thread_ = std::thread([this, &lesson, steps, beside, sanitizer] {
@@ -216,6 +218,16 @@ class MemcheckBeside {
     lock_path_.clear();
   }
 
+  /// Kills the run and forgets it: the grade ends without the tests' verdicts (they found no GPU,
+  /// or broke down), so nothing would read memcheck's. Waiting instead kept a grade that found no
+  /// GPU going for as long as memcheck ran where it did find one (compute-sanitizer's process saw
+  /// the H200 with CUDA_VISIBLE_DEVICES empty), 10 s for a kernel that never ends, on the GPU
+  /// that other grades then waited for (docs/measured/H200.md, eighteenth session).
+  void stop() {
+    stop_ = true;
+    drop();
+  }
+
  private:
   void join() {
     if (thread_.joinable()) thread_.join();
@@ -224,6 +236,7 @@ class MemcheckBeside {
   std::optional<FileLock> held_;
   std::thread thread_;
   bool ran_ = false;
+  std::atomic<bool> stop_{false};
   std::map<std::string, StepUnderTool> under_;
 };
 
@@ -240,6 +253,10 @@ MemcheckChecks memcheck_passed_steps(const course::Lesson& lesson, const GradeOp
     if (s.status != course::StepStatus::pass) continue;
     todo.push_back(lesson.find_step(s.name));
   }
+  // No step passed: nothing reads memcheck's verdict, so its run beside the tests stops now (the
+  // failing steps' speed tests no longer wait for it, reporter.cpp). A failing grade, the usual
+  // one while a student works, ends with its tests.
+  if (todo.empty()) beside.stop();
   std::string sanitizer;
   if (!memcheck_can_run(o, !todo.empty(), report, sanitizer)) return stage;
   std::map<std::string, StepUnderTool> under;
@@ -293,8 +310,10 @@ course::LessonReport grade_holding_lock(const course::Selection& sel, const Grad
     // A GPU in an exclusive compute mode (common on clusters) gives one process a context at a
     // time: the tests found it busy with memcheck's. Once more, alone; memcheck after them.
     if (report.status != course::LessonStatus::no_gpu || tests.quiet_gpu_lock.empty() ||
-        report.message.find("cudaErrorDevicesUnavailable") == std::string::npos)
+        report.message.find("cudaErrorDevicesUnavailable") == std::string::npos) {
+      beside.stop();
       return report;
+    }
     beside.drop();
     report = prepared;
     run = TestRun{};

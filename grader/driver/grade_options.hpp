@@ -3,6 +3,7 @@
 // sanitizer code (grade.hpp, build.hpp, sanitizer.hpp).
 #pragma once
 
+#include <atomic>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,9 @@ struct GradeOptions {
   /// The hidden tests' --quiet-gpu-lock: their timed and profiled tests wait for an flock on this
   /// file, which the grade holds while memcheck runs beside them (grade.cpp); "" = none.
   std::string quiet_gpu_lock;
+  /// When set and it becomes true, the run's test processes are killed and it ends without a
+  /// verdict: the grade that started it no longer needs it (grade.cpp, MemcheckBeside::stop()).
+  const std::atomic<bool>* stop = nullptr;
 
   /// Makes this run the grader's --quick (also `grader class --quick`): RunKind::quick, and the
   /// cases that need several GiB skipped.

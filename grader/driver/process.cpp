@@ -196,6 +196,12 @@ ChildEnd run_watched(const WatchedChild& child) {
       waitpid(pid, &status, 0);
       break;
     }
+    if (child.stop != nullptr && child.stop->load()) {  // the grade no longer needs it
+      kill(-pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      end.stopped = true;
+      break;
+    }
     struct stat st {};
     if (stat(child.report_path.c_str(), &st) == 0 && st.st_size != seen_size) {
       seen_size = st.st_size;
@@ -234,7 +240,7 @@ ChildEnd run_watched(const WatchedChild& child) {
     stop_signal = 0;
     raise(sig);
   }
-  end.exited = WIFEXITED(status) && !end.timed_out;
+  end.exited = WIFEXITED(status) && !end.timed_out && !end.stopped;
   end.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   end.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
   end.seconds = std::chrono::duration<double>(clock::now() - started).count();

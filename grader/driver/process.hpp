@@ -1,6 +1,7 @@
 // Child processes of the grader: the build (captured) and the hidden tests (watched).
 #pragma once
 
+#include <atomic>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,9 @@ struct WatchedChild {
   /// Says once on stderr when the child has waited 3 s for another hidden-test process on the
   /// machine.
   bool say_when_waiting_on_machine = false;
+  /// When set and it becomes true, the child's whole group is killed: the grade that started it
+  /// no longer needs its results (memcheck beside tests that found no GPU).
+  const std::atomic<bool>* stop = nullptr;
 };
 
 /// How a watched child ended.
@@ -36,6 +40,7 @@ struct ChildEnd {
   int code = -1;
   int signal = 0;          ///< terminating signal, if any
   bool timed_out = false;  ///< the grader killed it (see timed_out_test)
+  bool stopped = false;    ///< killed because WatchedChild::stop became true
   std::string timed_out_test;
   double seconds = 0;
 };

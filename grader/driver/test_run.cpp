@@ -227,6 +227,7 @@ WatchedChild test_process(const std::string& exe, const std::vector<std::string>
   // The memcheck run beside the tests (status_messages off) waits too: the grade says it once.
   child.say_when_waiting_on_machine = o.status_messages;
   child.idle_timeout = std::max(60.0, o.test_timeout);
+  child.stop = o.stop;
   return child;
 }
 
@@ -325,6 +326,11 @@ bool run_tests(const course::Lesson& lesson, const std::vector<const course::Ste
     const ChildEnd end =
         run_watched(test_process(exe, remaining, report_path, run.log_path, o, skip_profiled));
     p.log_to = size_of(run.log_path);
+    if (end.stopped) {  // GradeOptions::stop: nobody reads this run's verdict
+      report.status = course::LessonStatus::error;
+      report.message = "stopped: the grade no longer needed this run";
+      return false;
+    }
     const course::protocol::ChildLog log =
         course::protocol::parse_log(course::read_text(report_path).value_or(""));
 

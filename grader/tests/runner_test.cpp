@@ -224,6 +224,38 @@ TEST_F(Runner, NoGpuStopsWithItsOwnStatus) {
   EXPECT_EQ(whole.exit_code(), course::kExitNoGpu);
 }
 
+// Tests that find no GPU end the grade at once: memcheck beside them, which may find one where
+// they did not (compute-sanitizer's process saw the H200 with CUDA_VISIBLE_DEVICES empty) and run
+// a kernel that never ends for the kernel time limit, is killed, not waited for.
+TEST_F(Runner, NoGpuForTheTestsStopsMemcheckBesideThem) {
+  options_.sanitizer =
+      stand_in("runs-long", "echo \"$*\" >> \"$(dirname \"$0\")/sanitizer-calls\"\nsleep 30\n")
+          .string();
+  setenv("FAKE_NO_GPU", "1", 1);
+  const auto started = std::chrono::steady_clock::now();
+  const auto r = grade("naive/T.pass:tiled/T.pass");
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  EXPECT_EQ(r.status, course::LessonStatus::no_gpu);
+  // (Whether the stand-in wrote its call before it was killed is a race; it was started.)
+  EXPECT_LT(seconds, 10) << "the grade waited for memcheck";
+}
+
+// A grade in which no step passes has no use for memcheck's verdict: it ends with its tests,
+// without waiting for the memcheck run beside them.
+TEST_F(Runner, NoStepPassedStopsMemcheckBesideTheTests) {
+  options_.sanitizer =
+      stand_in("runs-long", "echo \"$*\" >> \"$(dirname \"$0\")/sanitizer-calls\"\nsleep 30\n")
+          .string();
+  const auto started = std::chrono::steady_clock::now();
+  const auto r = grade("naive/T.fail:tiled/T.fail:tiled_padded/T.fail");
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  EXPECT_EQ(step(r, "naive").status, course::StepStatus::fail);
+  EXPECT_EQ(r.memcheck, course::LessonMemcheck::not_needed);
+  EXPECT_LT(seconds, 10) << "the grade waited for memcheck";
+}
+
 TEST_F(Runner, OneStepOnly) {
   setenv("FAKE_TESTS", "tiled/T.fail", 1);
   nlohmann::json device;

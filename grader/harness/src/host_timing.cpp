@@ -11,6 +11,7 @@
 #include "harness/cuda_check.hpp"
 #include "harness/draw.hpp"
 #include "harness/manifest_step.hpp"
+#include "harness/quiet_gpu.hpp"
 #include "harness/record.hpp"
 
 namespace harness {
@@ -75,6 +76,7 @@ double wall_ms(const std::function<void()>& work) {
 
 HostCallTiming time_host_calls(const HostCalls& k, double bytes, std::optional<double> gate,
                                double impossible_above, const course::SamplingPolicy& policy) {
+  wait_for_quiet_gpu();  // nothing is timed beside other work (at once if had: reporter.cpp)
   // Each sample's seed comes from a secret source, never from the printed seed (as run_speed's).
   const std::uint64_t base =
       (static_cast<std::uint64_t>(std::random_device{}()) << 32) ^ std::random_device{}();

@@ -1,6 +1,7 @@
 #include "harness/reporter.hpp"
 
 #include <cstdlib>
+#include <set>
 
 #include "course/protocol.hpp"
 #include "harness/cuda_check.hpp"
@@ -34,12 +35,25 @@ namespace {
 std::string full_name(const ::testing::TestInfo& info) {
   return std::string(info.test_suite_name()) + "." + info.name();
 }
+
+// The steps with a correctness case that failed in this process (they run before the others).
+std::set<std::string>& steps_failed_correctness() {
+  static std::set<std::string> steps;
+  return steps;
+}
 }  // namespace
 
 void Reporter::OnTestStart(const ::testing::TestInfo& info) {
   // Timed and profiled tests wait here for the GPU to themselves (quiet_gpu.hpp). Under --quick
   // (compute-sanitizer's runs) nothing is timed or profiled: those tests skip, sharing the GPU.
-  if (!runs_beside_other_work(info.test_suite_name()) && !quick()) wait_for_quiet_gpu();
+  // The speed test of a step that already failed a correctness case does not wait: its first
+  // check on the timing shape is not timed, and a wrong kernel is never timed (lesson.cpp); had
+  // that check passed, the timing itself waits (time_pairs(), time_host_calls()). So a failing
+  // grade no longer waits for the memcheck run beside its tests, which it then stops (grade.cpp).
+  const std::string step = course::protocol::step_of(full_name(info));
+  if (!runs_beside_other_work(info.test_suite_name()) && !quick() &&
+      !steps_failed_correctness().count(step))
+    wait_for_quiet_gpu();
   current_properties() = nlohmann::json::object();
   messages_.clear();
   file_.write({{"event", "start"}, {"test", full_name(info)}});
@@ -57,6 +71,8 @@ void Reporter::OnTestEnd(const ::testing::TestInfo& info) {
   const course::TestStatus status = r->Skipped()  ? course::TestStatus::skipped
                                     : r->Failed() ? course::TestStatus::failed
                                                   : course::TestStatus::passed;
+  if (status == course::TestStatus::failed && runs_beside_other_work(info.test_suite_name()))
+    steps_failed_correctness().insert(course::protocol::step_of(full_name(info)));
   file_.write({{"event", "end"},
                {"test", full_name(info)},
                {"status", course::to_string(status)},

@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "harness/cuda_check.hpp"
+#include "harness/quiet_gpu.hpp"
 
 namespace harness {
 
@@ -60,6 +61,7 @@ void reset_persisting_l2() {
 PairedTiming time_pairs(const TimedLaunches& k, double bytes, std::optional<double> gate,
                         double impossible_above, const course::SamplingPolicy& policy,
                         L2Flusher& flusher, cudaStream_t stream) {
+  wait_for_quiet_gpu();      // nothing is timed beside other work (at once if had: reporter.cpp)
   std::uint64_t launch = 0;  // over warm-up and timed launches of both kernels
   auto prepare = [&] {
     if (k.prepare) k.prepare(launch, stream);
@@ -123,6 +125,7 @@ PairedTiming time_pairs(const Launch& ceiling, const Launch& student, double byt
 
 course::Summary time_alone(const Launch& launch, int samples, L2Flusher& flusher,
                            cudaStream_t stream) {
+  wait_for_quiet_gpu();  // as time_pairs()
   Events ev(2);
   std::vector<double> ms;
   for (int i = 0; i < samples + 2; ++i) {
