@@ -52,9 +52,9 @@ function(_course_grade_executable id target kernel_sources missing)
   # Objects, not an archive: an edit relinks the executable without rewriting an archive first.
   add_library(${target}_kernels OBJECT ${exclude} ${kernel_sources})
   target_include_directories(${target}_kernels PRIVATE ${PROJECT_SOURCE_DIR}/lessons/${id})
-  # nvcc's host and device passes side by side (--threads 0: as many as it can use): the one-file
-  # rebuild that every grade after an edit waits for took 0.03-0.3 s less on our H200
-  # (docs/measured/H200.md, eighteenth session).
+  # nvcc's host and device passes side by side (--threads 0: as many as it can use): nvcc on one
+  # kernel file, which every grade after an edit waits for, took up to 0.3 s less on our H200
+  # (02's; 13's no less: docs/measured/H200.md, eighteenth session).
   target_compile_options(${target}_kernels PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:--threads=0>)
   add_executable(${target} ${exclude})
   target_link_libraries(${target} PRIVATE lesson_${id}_tests lesson_${id}_launch ${target}_kernels
