@@ -148,6 +148,8 @@ bool memcheck_can_run(const GradeOptions& o, bool any_passed, course::LessonRepo
 // process's correctness cases run (they cannot change each other's verdicts); the test process's
 // timed and profiled tests wait until it is done (--quiet-gpu-lock, harness/quiet_gpu.hpp). It
 // keeps the tests' time limits, so a kernel that hangs costs it no more than it costs the tests.
+// It is stopped (stop()) when nothing would read its verdict: the tests found no GPU or broke
+// down, or no step passed.
 // Its verdict is taken only where it cannot differ from the memcheck stage's after the tests: a
 // step whose tests all passed under it, in a run that found no error at all. A finding anywhere
 // (a failing step's kernel can end the process of a passing one's, and take its findings along)
@@ -218,8 +220,9 @@ class MemcheckBeside {
     lock_path_.clear();
   }
 
-  /// Kills the run and forgets it: the grade ends without the tests' verdicts (they found no GPU,
-  /// or broke down), so nothing would read memcheck's. Waiting instead kept a grade that found no
+  /// Kills the run and forgets it: nothing would read memcheck's verdict, because the grade ends
+  /// without the tests' (they found no GPU, or broke down) or no step passed. Waiting instead
+  /// kept a grade that found no
   /// GPU going for as long as memcheck ran where it did find one (compute-sanitizer's process saw
   /// the H200 with CUDA_VISIBLE_DEVICES empty), 10 s for a kernel that never ends, on the GPU
   /// that other grades then waited for (docs/measured/H200.md, eighteenth session).

@@ -177,6 +177,10 @@ int start_in_own_group(const std::vector<std::string>& argv, const std::string& 
 ChildEnd run_watched(const WatchedChild& child) {
   using clock = std::chrono::steady_clock;
   ChildEnd end;
+  if (child.stop != nullptr && child.stop->load()) {  // stopped before it started
+    end.stopped = true;
+    return end;
+  }
   const auto started = clock::now();
   std::optional<StopSignals> catching(std::in_place);
   const pid_t pid = start_in_own_group(child.argv, child.log_path);

@@ -29,8 +29,9 @@ struct WatchedChild {
   /// Says once on stderr when the child has waited 3 s for another hidden-test process on the
   /// machine.
   bool say_when_waiting_on_machine = false;
-  /// When set and it becomes true, the child's whole group is killed: the grade that started it
-  /// no longer needs its results (memcheck beside tests that found no GPU).
+  /// When set and it becomes true, the child's whole group is killed (checked every 20 ms): the
+  /// grade that started it no longer needs its results (memcheck beside tests that found no GPU,
+  /// broke down, or passed no step).
   const std::atomic<bool>* stop = nullptr;
 };
 
@@ -51,7 +52,8 @@ struct ChildEnd {
 int start_in_own_group(const std::vector<std::string>& argv, const std::string& log_path);
 
 /// Starts the child in its own process group, watches its report file and kills the whole group
-/// when one test runs past `test_timeout` or nothing happens for `idle_timeout` seconds.
+/// when one test runs past `test_timeout`, nothing happens for `idle_timeout` seconds, or
+/// `stop` becomes true (ChildEnd::stopped).
 ChildEnd run_watched(const WatchedChild& child);
 
 /// Human words for how a child ended ("killed by signal 11 (Segmentation fault)").

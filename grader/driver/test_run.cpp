@@ -277,7 +277,7 @@ void take_records(const course::protocol::ChildLog& log, const ChildEnd& end, co
 
 // Runs the tests of `steps`, a fresh process after every sticky error, crash or hang, until each
 // test ran or its step spent its hang budget. Returns false with `report` filled when there is no
-// GPU, the GPU is too old, a wrapper cannot run here, or the run broke down.
+// GPU, the GPU is too old, a wrapper cannot run here, the run broke down, or it was stopped.
 bool run_tests(const course::Lesson& lesson, const std::vector<const course::Step*>& steps,
                const GradeOptions& o, nlohmann::json& device, course::LessonReport& report,
                TestRun& run) {

@@ -141,6 +141,7 @@ void run_host_speed(const std::string& lesson, const std::string& step,
   if (std::string why = unsupported(lesson, step); !why.empty()) GTEST_SKIP() << why;
   const course::Step& s = manifest_step(lesson, step);
   const std::optional<double> gate = record_speed_step(s);
+  wait_for_quiet_gpu();  // before setup() allocates, and before the clocks are sampled: run_speed()
   try {
     const HostSpeedTest test = setup();
     record(course::speed_key::kShape, test.shape);

@@ -516,7 +516,10 @@ void run_speed(const std::string& lesson, const std::string& step,
 
   // 2. Time against the ceiling, interleaved, L2 flushed before every sample, every launch on
   // inputs drawn afresh. The clocks and temperature as found right before and right after go
-  // into the report (never locked here).
+  // into the report (never locked here). The GPU is had alone first (quiet_gpu.hpp), so that the
+  // clocks sampled and the free memory the checked copies are sized by are not another process's
+  // (at once if reporter.cpp waited before the test; it does not after a failed correctness case).
+  wait_for_quiet_gpu();
   try {
     L2Flusher flusher(current_device().l2_bytes);
     CheckedLaunches checked;

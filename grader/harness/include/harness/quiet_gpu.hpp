@@ -5,7 +5,11 @@
 ///    correctness cases (they cannot disturb each other's verdicts); a timed test, a profiled one,
 ///    and a check that reads the whole device's state (free memory) first wait until the grader
 ///    says the GPU is quiet: the grader holds an flock on a file (`--quiet-gpu-lock`) while
-///    anything else of the grade runs on the GPU, and this process takes it. The hidden tests
+///    anything else of the grade runs on the GPU, and this process takes it. The wait is at the
+///    test's start (reporter.cpp) and again where timing starts (run_speed(), run_host_speed(),
+///    time_pairs(), time_alone(), time_host_calls(); at once when already had): a timed test of a
+///    step that already failed a correctness case skips the first, as its untimed check on the
+///    timing shape needs no quiet GPU and a wrong kernel is never timed. The hidden tests
 ///    register correctness cases first (lesson.hpp), so that all of them run beside memcheck,
 ///    but for the few that end their process on purpose ("<step>/CorrectLast", lesson 02's
 ///    kernel_fault), which run last; memcheck's runs skip those.
@@ -57,7 +61,8 @@ inline constexpr char kGpuLockDir[] = "/tmp";
 void wait_for_quiet_gpu();
 
 /// Whether the tests of `suite` may run while something else uses the GPU: the correctness cases
-/// ("<step>/Correct", "<step>/CorrectLast"); timed ("<step>/Speed") and profiled tests may not.
+/// ("<step>/Correct", "<step>/CorrectLast"); timed ("<step>/Speed") and profiled tests may not
+/// (they wait for the quiet GPU: see the file comment for where).
 bool runs_beside_other_work(const std::string& suite);
 
 /// One process's hold on the machine-wide lock of one GPU (see the file comment): the files
