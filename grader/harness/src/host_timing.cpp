@@ -13,6 +13,7 @@
 #include "harness/manifest_step.hpp"
 #include "harness/quiet_gpu.hpp"
 #include "harness/record.hpp"
+#include "harness/reporter.hpp"
 
 namespace harness {
 
@@ -141,6 +142,7 @@ void run_host_speed(const std::string& lesson, const std::string& step,
   if (std::string why = unsupported(lesson, step); !why.empty()) GTEST_SKIP() << why;
   const course::Step& s = manifest_step(lesson, step);
   const std::optional<double> gate = record_speed_step(s);
+  if (not_timed_after_failed_cases(step)) return;
   wait_for_quiet_gpu();  // before setup() allocates, and before the clocks are sampled: run_speed()
   try {
     const HostSpeedTest test = setup();

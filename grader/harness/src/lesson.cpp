@@ -486,6 +486,7 @@ void run_speed(const std::string& lesson, const std::string& step,
   if (std::string why = unsupported(lesson, step); !why.empty()) GTEST_SKIP() << why;
   const course::Step& s = manifest_step(lesson, step);
   const std::optional<double> gate = record_speed_step(s);
+  if (not_timed_after_failed_cases(step)) return;
 
   // 1. Never time a wrong kernel: a kernel that skips work would look fast.
   const std::uint64_t seed = case_seed(step, "timed");
@@ -518,7 +519,7 @@ void run_speed(const std::string& lesson, const std::string& step,
   // inputs drawn afresh. The clocks and temperature as found right before and right after go
   // into the report (never locked here). The GPU is had alone first (quiet_gpu.hpp), so that the
   // clocks sampled and the free memory the checked copies are sized by are not another process's
-  // (at once if reporter.cpp waited before the test; it does not after a failed correctness case).
+  // (at once where reporter.cpp waited before the test, as it does for every test that gets here).
   wait_for_quiet_gpu();
   try {
     L2Flusher flusher(current_device().l2_bytes);

@@ -6,7 +6,7 @@
 // Correctness cases run first, sharing the GPU with the machine's other hidden-test processes,
 // then the timed and profiled tests, which first wait for the GPU to themselves: the grade's
 // memcheck done (--quiet-gpu-lock) and no other hidden-test process on it (harness/quiet_gpu.hpp;
-// a timed test of a step that failed a correctness case waits only once its check passed); last,
+// the timed test of a step that failed a correctness case is not run, and does not wait); last,
 // the few correctness cases that end their process on purpose ("<step>/CorrectLast"). Exit codes: 0
 // all tests passed, 1 some failed, 3 no usable GPU, 86 the CUDA context was lost
 // (course/protocol.hpp). Without a GPU it says so on stderr and in the report file.

@@ -36,26 +36,44 @@ std::string full_name(const ::testing::TestInfo& info) {
   return std::string(info.test_suite_name()) + "." + info.name();
 }
 
-// The steps with a correctness case that failed in this process (they run before the others).
+// The tests that failed in this process, and the steps with a correctness case among them.
+std::set<std::string>& failed_tests() {
+  static std::set<std::string> tests;
+  return tests;
+}
 std::set<std::string>& steps_failed_correctness() {
   static std::set<std::string> steps;
   return steps;
 }
 }  // namespace
 
+bool failed_in_this_process(const std::string& full_name) {
+  return failed_tests().count(full_name) > 0;
+}
+
+bool step_failed_correctness(const std::string& step) {
+  return steps_failed_correctness().count(step) > 0;
+}
+
+bool not_timed_after_failed_cases(const std::string& step) {
+  if (!step_failed_correctness(step)) return false;
+  ADD_FAILURE() << "not timed: correctness cases of " << step
+                << " failed (above), and a wrong kernel is never timed; it is timed once they pass";
+  return true;
+}
+
 void Reporter::OnTestStart(const ::testing::TestInfo& info) {
   // Timed and profiled tests wait here for the GPU to themselves (quiet_gpu.hpp). Under --quick
   // (compute-sanitizer's runs) nothing is timed or profiled: those tests skip, sharing the GPU.
   // The speed test ("<step>/Speed") of a step that already failed a correctness case in this
-  // process does not wait here: its first check on the timing shape is not timed, and a wrong
-  // kernel is never timed (lesson.cpp); had that check passed, run_speed() and run_host_speed()
-  // wait before they time. So the grade of a step that fails in the first hidden-test process
-  // need not wait for the memcheck run beside its tests, which the grader then stops (grade.cpp).
-  // Profiled tests always wait: Nsight Compute's replays need the GPU alone whatever the step.
+  // process does not wait here: it uses no GPU (not_timed_after_failed_cases()). So the grade of
+  // a step that fails in the first hidden-test process need not wait for the memcheck run beside
+  // its tests, which the grader then stops (grade.cpp). Profiled tests always wait: Nsight
+  // Compute's replays need the GPU alone whatever the step.
   const std::string suite = info.test_suite_name();
   const bool speed_of_failed_step =
       suite.size() > 6 && suite.compare(suite.size() - 6, 6, "/Speed") == 0 &&
-      steps_failed_correctness().count(course::protocol::step_of(full_name(info))) > 0;
+      step_failed_correctness(course::protocol::step_of(full_name(info)));
   if (!runs_beside_other_work(suite) && !quick() && !speed_of_failed_step) wait_for_quiet_gpu();
   current_properties() = nlohmann::json::object();
   messages_.clear();
@@ -74,8 +92,11 @@ void Reporter::OnTestEnd(const ::testing::TestInfo& info) {
   const course::TestStatus status = r->Skipped()  ? course::TestStatus::skipped
                                     : r->Failed() ? course::TestStatus::failed
                                                   : course::TestStatus::passed;
-  if (status == course::TestStatus::failed && runs_beside_other_work(info.test_suite_name()))
-    steps_failed_correctness().insert(course::protocol::step_of(full_name(info)));
+  if (status == course::TestStatus::failed) {
+    failed_tests().insert(full_name(info));
+    if (runs_beside_other_work(info.test_suite_name()))
+      steps_failed_correctness().insert(course::protocol::step_of(full_name(info)));
+  }
   file_.write({{"event", "end"},
                {"test", full_name(info)},
                {"status", course::to_string(status)},

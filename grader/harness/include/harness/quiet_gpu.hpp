@@ -7,9 +7,9 @@
 ///    says the GPU is quiet: the grader holds an flock on a file (`--quiet-gpu-lock`) while
 ///    anything else of the grade runs on the GPU, and this process takes it. The wait is at the
 ///    test's start (reporter.cpp) and again where timing starts (run_speed(), run_host_speed(),
-///    time_pairs(), time_alone(), time_host_calls(); at once when already had): a timed test of a
-///    step that already failed a correctness case skips the first, as its untimed check on the
-///    timing shape needs no quiet GPU and a wrong kernel is never timed. The hidden tests
+///    time_pairs(), time_alone(), time_host_calls(); at once when already had), but for the timed
+///    test of a step that already failed a correctness case in this process, which uses no GPU
+///    (reporter.hpp, not_timed_after_failed_cases()). The hidden tests
 ///    register correctness cases first (lesson.hpp), so that all of them run beside memcheck,
 ///    but for the few that end their process on purpose ("<step>/CorrectLast", lesson 02's
 ///    kernel_fault), which run last; memcheck's runs skip those.

@@ -28,6 +28,22 @@ class ReportFile {
   std::FILE* file_ = nullptr;
 };
 
+/// Whether test `full_name` ("<suite>.<name>", e.g. "registers/Correct.n_1000003") failed
+/// earlier in this process (Reporter::OnTestEnd keeps the list).
+bool failed_in_this_process(const std::string& full_name);
+
+/// Whether a correctness case ("<step>/Correct.*" or "<step>/CorrectLast.*") of `step` failed
+/// earlier in this process. Correctness cases run before the timed and profiled tests
+/// (lesson.hpp), so those know by then whether the step's kernel was found wrong.
+bool step_failed_correctness(const std::string& step);
+
+/// In a timed test of `step`: when a correctness case of the step failed in this process, fails
+/// the test with "not timed" and the reason, and returns true (the caller returns). Such a
+/// kernel is not checked on the timing shape either: that check's failure path built the
+/// messages' host copies of GiB-sized inputs (1.5 s for 06's soa_update stub on our H200,
+/// docs/measured/H200.md, nineteenth session), and the step fails whatever it finds.
+bool not_timed_after_failed_cases(const std::string& step);
+
 /// Writes start/end records per test; after a test that lost the CUDA context (sticky error,
 /// hung kernel) it writes a "fatal" record and ends the process with kExitContextLost.
 class Reporter : public ::testing::EmptyTestEventListener {
