@@ -6,7 +6,8 @@
 // Correctness cases run first, sharing the GPU with the machine's other hidden-test processes,
 // then the timed and profiled tests, which first wait for the GPU to themselves: the grade's
 // memcheck done (--quiet-gpu-lock) and no other hidden-test process on it (harness/quiet_gpu.hpp;
-// the timed test of a step that failed a correctness case is not run, and does not wait); last,
+// the timed test of a step that failed a correctness case fails at once, "not timed", without
+// waiting; lesson 15's profiled test waits itself, where it needs the GPU alone); last,
 // the few correctness cases that end their process on purpose ("<step>/CorrectLast"). Exit codes: 0
 // all tests passed, 1 some failed, 3 no usable GPU, 86 the CUDA context was lost
 // (course/protocol.hpp). Without a GPU it says so on stderr and in the report file.

@@ -5,8 +5,10 @@
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <sstream>
 
 #include <fcntl.h>
 #include <spawn.h>
@@ -68,6 +70,32 @@ void stop(pid_t pid) {
 }
 
 }  // namespace
+
+bool counters_surely_permitted(const std::string& nvidia_params, const std::string& proc_status) {
+  std::istringstream params(nvidia_params);
+  for (std::string line; std::getline(params, line);) {
+    constexpr char kKey[] = "RmProfilingAdminOnly:";
+    if (line.rfind(kKey, 0) != 0) continue;
+    const std::string value = line.substr(sizeof kKey - 1);
+    if (value.find_first_not_of(" \t") != std::string::npos &&
+        value.find_first_not_of(" \t0") == std::string::npos)
+      return true;  // "RmProfilingAdminOnly: 0": every user may read them
+    break;
+  }
+  std::istringstream status(proc_status);
+  for (std::string line; std::getline(status, line);)
+    if (line.rfind("CapEff:", 0) == 0) {
+      constexpr unsigned long long kCapSysAdmin = 1ull << 21;  // linux/capability.h
+      return (std::strtoull(line.c_str() + std::strlen("CapEff:"), nullptr, 16) & kCapSysAdmin) !=
+             0;
+    }
+  return false;
+}
+
+bool counters_surely_permitted() {
+  return counters_surely_permitted(course::read_text("/proc/driver/nvidia/params").value_or(""),
+                                   course::read_text("/proc/self/status").value_or(""));
+}
 
 std::string counters_not_permitted_reason() {
   return "Nsight Compute may not read this GPU's performance counters here (ERR_NVGPUCTRPERM), as "

@@ -9,6 +9,8 @@
 #include <cerrno>
 #include <chrono>
 #include <memory>
+#include <set>
+#include <string>
 #include <thread>
 
 namespace harness {
@@ -127,6 +129,21 @@ void wait_for_quiet_gpu() {
     if (fd >= 0) take(fd, LOCK_EX, heartbeat());  // fd stays open: the lock is this process's
   }
   if (m != nullptr) m->take_alone(machine_heartbeat() ? machine_heartbeat() : heartbeat());
+}
+
+namespace {
+std::set<std::string>& suites_that_wait_themselves() {
+  static std::set<std::string> suites;
+  return suites;
+}
+}  // namespace
+
+void set_waits_itself(const std::string& suite) {
+  suites_that_wait_themselves().insert(suite);
+}
+
+bool waits_itself(const std::string& suite) {
+  return suites_that_wait_themselves().count(suite) > 0;
 }
 
 bool runs_beside_other_work(const std::string& suite) {

@@ -47,6 +47,14 @@ std::set<std::string>& steps_failed_correctness() {
 }
 }  // namespace
 
+void detail::note_test_end(const std::string& suite, const std::string& name, bool failed) {
+  if (!failed) return;
+  const std::string full = suite + "." + name;
+  failed_tests().insert(full);
+  if (runs_beside_other_work(suite))
+    steps_failed_correctness().insert(course::protocol::step_of(full));
+}
+
 bool failed_in_this_process(const std::string& full_name) {
   return failed_tests().count(full_name) > 0;
 }
@@ -68,13 +76,14 @@ void Reporter::OnTestStart(const ::testing::TestInfo& info) {
   // The speed test ("<step>/Speed") of a step that already failed a correctness case in this
   // process does not wait here: it uses no GPU (not_timed_after_failed_cases()). So the grade of
   // a step that fails in the first hidden-test process need not wait for the memcheck run beside
-  // its tests, which the grader then stops (grade.cpp). Profiled tests always wait: Nsight
-  // Compute's replays need the GPU alone whatever the step.
+  // its tests, which the grader then stops (grade.cpp). A test that waits where it needs the GPU
+  // alone (set_waits_itself(): lesson 15's profiled test) is not waited for here either.
   const std::string suite = info.test_suite_name();
   const bool speed_of_failed_step =
       suite.size() > 6 && suite.compare(suite.size() - 6, 6, "/Speed") == 0 &&
       step_failed_correctness(course::protocol::step_of(full_name(info)));
-  if (!runs_beside_other_work(suite) && !quick() && !speed_of_failed_step) wait_for_quiet_gpu();
+  if (!runs_beside_other_work(suite) && !waits_itself(suite) && !quick() && !speed_of_failed_step)
+    wait_for_quiet_gpu();
   current_properties() = nlohmann::json::object();
   messages_.clear();
   file_.write({{"event", "start"}, {"test", full_name(info)}});
@@ -92,11 +101,7 @@ void Reporter::OnTestEnd(const ::testing::TestInfo& info) {
   const course::TestStatus status = r->Skipped()  ? course::TestStatus::skipped
                                     : r->Failed() ? course::TestStatus::failed
                                                   : course::TestStatus::passed;
-  if (status == course::TestStatus::failed) {
-    failed_tests().insert(full_name(info));
-    if (runs_beside_other_work(info.test_suite_name()))
-      steps_failed_correctness().insert(course::protocol::step_of(full_name(info)));
-  }
+  detail::note_test_end(info.test_suite_name(), info.name(), status == course::TestStatus::failed);
   file_.write({{"event", "end"},
                {"test", full_name(info)},
                {"status", course::to_string(status)},

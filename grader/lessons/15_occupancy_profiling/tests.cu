@@ -29,6 +29,7 @@
 #include "course/report.hpp"
 #include "harness/lesson.hpp"
 #include "harness/ncu.hpp"
+#include "harness/quiet_gpu.hpp"
 #include "harness/record.hpp"
 #include "harness/reporter.hpp"
 #include "host_reference.hpp"
@@ -355,12 +356,15 @@ std::string profiled_cases_failed() {
 void profile_counters() {
   if (const std::string why = why_not_profiled(); !why.empty()) GTEST_SKIP() << why;
   // Nsight Compute would run those same cases again only to see them fail: 2.3 s of the stub's
-  // grade on our H200 (docs/measured/H200.md, nineteenth session).
-  if (const std::string failed = profiled_cases_failed(); !failed.empty()) {
+  // grade on our H200 (docs/measured/H200.md, nineteenth session). Only where it could read the
+  // counters: elsewhere it says so, and the step skips instead of failing (the README's promise).
+  if (const std::string failed = profiled_cases_failed();
+      !failed.empty() && harness::counters_surely_permitted()) {
     ADD_FAILURE() << "not profiled: the cases Nsight Compute profiles failed above (" << failed
                   << "): pass steps registers and block_size first";
     return;
   }
+  harness::wait_for_quiet_gpu();  // Nsight Compute's replays need the GPU alone
   // Started before the first test, or now if it was not (this test has the GPU alone already).
   std::unique_ptr<harness::StartedNcu> ncu = std::move(started_ncu);
   if (!ncu) ncu = start_ncu();
@@ -410,6 +414,7 @@ COURSE_TESTS {
   harness::speed(Step::registers, mix_timing, mix_case);
   harness::correctness(Step::block_size, kSegmentSizes, name_pixels, segment_case);
   harness::speed(Step::block_size, segment_timing, segment_case);
+  harness::set_waits_itself(kProfiledSuite);  // not before it knows it will profile
   harness::detail::register_test(kProfiledSuite, "ncu", profile_counters);
   ::testing::AddGlobalTestEnvironment(new StartNcuEarly);  // owned by GoogleTest
 }

@@ -204,3 +204,27 @@ TEST_F(Ncu, WaitForGoReadsWhatTheStarterWrote) {
 }
 
 }  // namespace
+
+namespace {
+
+// Whether the counters are surely readable decides whether lesson 15's profiled test may fail at
+// once when its cases failed (elsewhere Nsight Compute is asked, and the step may skip).
+TEST(CountersPermitted, OpenToEveryUserOrToThisProcess) {
+  const std::string open = "ResmanDebugLevel: 4294967295\nRmProfilingAdminOnly: 0\n";
+  const std::string admin_only = "ResmanDebugLevel: 4294967295\nRmProfilingAdminOnly: 1\n";
+  const std::string no_caps = "Name:\tgrade\nCapEff:\t0000000000000000\n";
+  const std::string root = "Name:\tgrade\nCapEff:\t000001ffffffffff\n";
+  const std::string sys_admin_only = "CapEff:\t0000000000200000\n";  // bit 21
+  const std::string perfmon_only = "CapEff:\t0000004000000000\n";    // bit 38: not sure
+  EXPECT_TRUE(harness::counters_surely_permitted(open, no_caps));
+  EXPECT_FALSE(harness::counters_surely_permitted(admin_only, no_caps));
+  EXPECT_TRUE(harness::counters_surely_permitted(admin_only, root));
+  EXPECT_TRUE(harness::counters_surely_permitted(admin_only, sys_admin_only));
+  EXPECT_FALSE(harness::counters_surely_permitted(admin_only, perfmon_only));
+  // Files that could not be read, or say nothing: not sure.
+  EXPECT_FALSE(harness::counters_surely_permitted("", ""));
+  EXPECT_FALSE(harness::counters_surely_permitted("RmProfilingAdminOnly: \n", no_caps));
+  EXPECT_TRUE(harness::counters_surely_permitted("", root));
+}
+
+}  // namespace

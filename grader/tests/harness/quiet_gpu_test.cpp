@@ -34,6 +34,14 @@ TEST(QuietGpu, CorrectnessCasesAloneRunBesideOtherWork) {
   EXPECT_FALSE(harness::runs_beside_other_work("Correct"));
 }
 
+// A test that waits where it needs the GPU alone (lesson 15's profiled test) is marked by suite.
+TEST(QuietGpu, ASuiteMayWaitItself) {
+  EXPECT_FALSE(harness::waits_itself("qg_profile/Counters"));
+  harness::set_waits_itself("qg_profile/Counters");
+  EXPECT_TRUE(harness::waits_itself("qg_profile/Counters"));
+  EXPECT_FALSE(harness::waits_itself("qg_profile/Other"));
+}
+
 // The waiting side in a thread of this process; the grader's side is another open file
 // description of the same file (flocks of two descriptions exclude each other, as between
 // processes).

@@ -524,11 +524,10 @@ class Case {
   void expect_exact(const InOut<T>& a, const std::vector<T>& expected, Where where = flat(),
                     Advice advice = {}) {
     const std::vector<T> got = a.download();
-    const std::vector<T>& initial = a.host();
     report(a.name(),
            compare_bits(
                expected, got,
-               [&](std::size_t i) { return std::memcmp(&got[i], &initial[i], sizeof(T)) == 0; }),
+               [&](std::size_t i) { return std::memcmp(&got[i], &a.host()[i], sizeof(T)) == 0; }),
            where, advice, "never updated");
   }
   /// Compares `out` with `exact` (double precision) within `tolerance[i]` per element.

@@ -72,6 +72,16 @@ class StartedNcu {
 /// GPU). Also false if FILE cannot be opened.
 bool wait_for_go(const std::string& go_file);
 
+/// Whether this process may surely read the GPU's performance counters, from the driver's
+/// parameters (/proc/driver/nvidia/params: "RmProfilingAdminOnly: 0" opens them to every user) and
+/// this process's status (/proc/self/status: CAP_SYS_ADMIN, bit 21 of "CapEff", opens them to the
+/// process), as NVIDIA's ERR_NVGPUCTRPERM page describes. false means "not sure" (the files cannot
+/// be read, or other capabilities such as CAP_PERFMON on newer drivers might do): the caller then
+/// asks Nsight Compute, which knows.
+bool counters_surely_permitted(const std::string& nvidia_params, const std::string& proc_status);
+/// counters_surely_permitted() of this machine and process.
+bool counters_surely_permitted();
+
 /// The reason a step gives when it skips for ERR_NVGPUCTRPERM: what happened and how an
 /// administrator allows it, in one line.
 std::string counters_not_permitted_reason();

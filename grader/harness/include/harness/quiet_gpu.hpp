@@ -60,6 +60,14 @@ inline constexpr char kGpuLockDir[] = "/tmp";
 /// locks, once they are had, or for a lock file that cannot be opened (nothing to wait for).
 void wait_for_quiet_gpu();
 
+/// Makes the tests of `suite` call wait_for_quiet_gpu() themselves, where they need the GPU
+/// alone, instead of having the reporter wait at their start: for a test that may end before it
+/// uses the GPU (lesson 15's profiled test, when the cases it profiles failed), which then does
+/// not wait for the memcheck run beside the tests. Call while registering tests.
+void set_waits_itself(const std::string& suite);
+/// Whether the tests of `suite` wait for the quiet GPU themselves (set_waits_itself()).
+bool waits_itself(const std::string& suite);
+
 /// Whether the tests of `suite` may run while something else uses the GPU: the correctness cases
 /// ("<step>/Correct", "<step>/CorrectLast"); timed ("<step>/Speed") and profiled tests may not
 /// (they wait for the quiet GPU: see the file comment for where).

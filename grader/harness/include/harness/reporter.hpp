@@ -34,8 +34,17 @@ bool failed_in_this_process(const std::string& full_name);
 
 /// Whether a correctness case ("<step>/Correct.*" or "<step>/CorrectLast.*") of `step` failed
 /// earlier in this process. Correctness cases run before the timed and profiled tests
-/// (lesson.hpp), so those know by then whether the step's kernel was found wrong.
+/// (lesson.hpp; but for the few "CorrectLast" cases, which run after them), so those know by
+/// then whether the step's kernel was found wrong. A fresh process after a sticky error starts
+/// with no failures: there the timed test checks the kernel on the timing shape as before.
 bool step_failed_correctness(const std::string& step);
+
+namespace detail {
+/// Keeps the end of test `suite`.`name` for failed_in_this_process() and
+/// step_failed_correctness(): what Reporter::OnTestEnd does with every test (and the unit tests
+/// with made-up ones).
+void note_test_end(const std::string& suite, const std::string& name, bool failed);
+}  // namespace detail
 
 /// In a timed test of `step`: when a correctness case of the step failed in this process, fails
 /// the test with "not timed" and the reason, and returns true (the caller returns). Such a
