@@ -222,10 +222,10 @@ class MemcheckBeside {
 
   /// Kills the run and forgets it: nothing would read memcheck's verdict, because the grade ends
   /// without the tests' (they found no GPU, or broke down) or no step passed. Waiting instead
-  /// kept a grade that found no
-  /// GPU going for as long as memcheck ran where it did find one (compute-sanitizer's process saw
-  /// the H200 with CUDA_VISIBLE_DEVICES empty), 10 s for a kernel that never ends, on the GPU
-  /// that other grades then waited for (docs/measured/H200.md, eighteenth session).
+  /// kept a grade that found no GPU going for as long as memcheck ran where it did find one
+  /// (compute-sanitizer's process saw the H200 with CUDA_VISIBLE_DEVICES empty), 10 s for a
+  /// kernel that never ends, on the GPU that other grades then waited for
+  /// (docs/measured/H200.md, eighteenth session).
   void stop() {
     stop_ = true;
     drop();

@@ -77,7 +77,7 @@ double wall_ms(const std::function<void()>& work) {
 
 HostCallTiming time_host_calls(const HostCalls& k, double bytes, std::optional<double> gate,
                                double impossible_above, const course::SamplingPolicy& policy) {
-  wait_for_quiet_gpu();  // nothing is timed beside other work (at once if had: reporter.cpp)
+  wait_for_quiet_gpu();  // nothing is timed beside other work (at once if had: run_host_speed())
   // Each sample's seed comes from a secret source, never from the printed seed (as run_speed's).
   const std::uint64_t base =
       (static_cast<std::uint64_t>(std::random_device{}()) << 32) ^ std::random_device{}();
@@ -143,7 +143,7 @@ void run_host_speed(const std::string& lesson, const std::string& step,
   const course::Step& s = manifest_step(lesson, step);
   const std::optional<double> gate = record_speed_step(s);
   if (not_timed_after_failed_cases(step)) return;
-  wait_for_quiet_gpu();  // before setup() allocates, and before the clocks are sampled: run_speed()
+  wait_for_quiet_gpu();  // before setup() allocates, as run_speed() before its first check
   try {
     const HostSpeedTest test = setup();
     record(course::speed_key::kShape, test.shape);

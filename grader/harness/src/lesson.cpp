@@ -359,6 +359,11 @@ void register_test(const std::string& suite, const std::string& name, Runner run
     deferred().push_back({suite, name, std::move(run)});
 }
 
+void register_timed_test(const std::string& step, Runner run) {
+  set_waits_itself(step + "/Speed");
+  register_test(step + "/Speed", "timed", std::move(run));
+}
+
 // A case that ends its process runs last: nothing after it needs a fresh process. It holds the
 // GPU alone by then if anything timed ran before it (wait_for_quiet_gpu() keeps it until exit).
 void register_test_last(const std::string& suite, const std::string& name, Runner run) {
@@ -487,6 +492,9 @@ void run_speed(const std::string& lesson, const std::string& step,
   const course::Step& s = manifest_step(lesson, step);
   const std::optional<double> gate = record_speed_step(s);
   if (not_timed_after_failed_cases(step)) return;
+  // The GPU alone from the first check on (quiet_gpu.hpp): its allocations, the clocks sampled and
+  // the free memory the checked copies are sized by are then no other process's.
+  wait_for_quiet_gpu();
 
   // 1. Never time a wrong kernel: a kernel that skips work would look fast.
   const std::uint64_t seed = case_seed(step, "timed");
@@ -517,10 +525,7 @@ void run_speed(const std::string& lesson, const std::string& step,
 
   // 2. Time against the ceiling, interleaved, L2 flushed before every sample, every launch on
   // inputs drawn afresh. The clocks and temperature as found right before and right after go
-  // into the report (never locked here). The GPU is had alone first (quiet_gpu.hpp), so that the
-  // clocks sampled and the free memory the checked copies are sized by are not another process's
-  // (at once where reporter.cpp waited before the test, as it does for every test that gets here).
-  wait_for_quiet_gpu();
+  // into the report (never locked here).
   try {
     L2Flusher flusher(current_device().l2_bytes);
     CheckedLaunches checked;

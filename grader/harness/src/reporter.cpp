@@ -36,23 +36,15 @@ std::string full_name(const ::testing::TestInfo& info) {
   return std::string(info.test_suite_name()) + "." + info.name();
 }
 
-// The tests that failed in this process, and the steps with a correctness case among them.
+// The tests that failed in this process ("<suite>.<name>").
 std::set<std::string>& failed_tests() {
   static std::set<std::string> tests;
   return tests;
 }
-std::set<std::string>& steps_failed_correctness() {
-  static std::set<std::string> steps;
-  return steps;
-}
 }  // namespace
 
 void detail::note_test_end(const std::string& suite, const std::string& name, bool failed) {
-  if (!failed) return;
-  const std::string full = suite + "." + name;
-  failed_tests().insert(full);
-  if (runs_beside_other_work(suite))
-    steps_failed_correctness().insert(course::protocol::step_of(full));
+  if (failed) failed_tests().insert(suite + "." + name);
 }
 
 bool failed_in_this_process(const std::string& full_name) {
@@ -60,7 +52,11 @@ bool failed_in_this_process(const std::string& full_name) {
 }
 
 bool step_failed_correctness(const std::string& step) {
-  return steps_failed_correctness().count(step) > 0;
+  for (const std::string& test : failed_tests())
+    if (course::protocol::step_of(test) == step &&
+        runs_beside_other_work(test.substr(0, test.find('.'))))
+      return true;
+  return false;
 }
 
 bool not_timed_after_failed_cases(const std::string& step) {
@@ -71,19 +67,13 @@ bool not_timed_after_failed_cases(const std::string& step) {
 }
 
 void Reporter::OnTestStart(const ::testing::TestInfo& info) {
-  // Timed and profiled tests wait here for the GPU to themselves (quiet_gpu.hpp). Under --quick
-  // (compute-sanitizer's runs) nothing is timed or profiled: those tests skip, sharing the GPU.
-  // The speed test ("<step>/Speed") of a step that already failed a correctness case in this
-  // process does not wait here: it uses no GPU (not_timed_after_failed_cases()). So the grade of
-  // a step that fails in the first hidden-test process need not wait for the memcheck run beside
-  // its tests, which the grader then stops (grade.cpp). A test that waits where it needs the GPU
-  // alone (set_waits_itself(): lesson 15's profiled test) is not waited for here either.
+  // Tests other than correctness cases wait here for the GPU to themselves (quiet_gpu.hpp), but
+  // for those that wait themselves once they know they need it (set_waits_itself(): the timed
+  // tests and lesson 15's profiled one, which fail at once, using no GPU, when their step's
+  // cases failed, so that such a grade need not wait for the memcheck run beside its tests).
+  // Under --quick (compute-sanitizer's runs) nothing is timed or profiled: those tests skip.
   const std::string suite = info.test_suite_name();
-  const bool speed_of_failed_step =
-      suite.size() > 6 && suite.compare(suite.size() - 6, 6, "/Speed") == 0 &&
-      step_failed_correctness(course::protocol::step_of(full_name(info)));
-  if (!runs_beside_other_work(suite) && !waits_itself(suite) && !quick() && !speed_of_failed_step)
-    wait_for_quiet_gpu();
+  if (!runs_beside_other_work(suite) && !waits_itself(suite) && !quick()) wait_for_quiet_gpu();
   current_properties() = nlohmann::json::object();
   messages_.clear();
   file_.write({{"event", "start"}, {"test", full_name(info)}});

@@ -61,7 +61,7 @@ void reset_persisting_l2() {
 PairedTiming time_pairs(const TimedLaunches& k, double bytes, std::optional<double> gate,
                         double impossible_above, const course::SamplingPolicy& policy,
                         L2Flusher& flusher, cudaStream_t stream) {
-  wait_for_quiet_gpu();      // nothing is timed beside other work (at once if had: reporter.cpp)
+  wait_for_quiet_gpu();      // nothing is timed beside other work (at once if had: run_speed())
   std::uint64_t launch = 0;  // over warm-up and timed launches of both kernels
   auto prepare = [&] {
     if (k.prepare) k.prepare(launch, stream);

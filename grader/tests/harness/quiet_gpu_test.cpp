@@ -6,6 +6,8 @@
 // instances in threads of this process exclude each other as processes would.
 #include "harness/quiet_gpu.hpp"
 
+#include "harness/lesson.hpp"
+
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/file.h>
@@ -40,6 +42,14 @@ TEST(QuietGpu, ASuiteMayWaitItself) {
   harness::set_waits_itself("qg_profile/Counters");
   EXPECT_TRUE(harness::waits_itself("qg_profile/Counters"));
   EXPECT_FALSE(harness::waits_itself("qg_profile/Other"));
+}
+
+// A timed test waits where it knows it will time (run_speed(), run_host_speed()), so that one whose
+// step failed its cases ends without waiting for the memcheck run beside the tests.
+TEST(QuietGpu, TimedTestsWaitThemselves) {
+  harness::detail::register_timed_test("qg_step", [] {});  // held back until main() registers it
+  EXPECT_TRUE(harness::waits_itself("qg_step/Speed"));
+  EXPECT_FALSE(harness::waits_itself("qg_step/Correct"));
 }
 
 // The waiting side in a thread of this process; the grader's side is another open file

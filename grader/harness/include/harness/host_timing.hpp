@@ -102,7 +102,7 @@ std::optional<double> record_speed_step(const course::Step& s);
 template <typename Step>
 void host_speed(Step step, std::function<HostSpeedTest()> setup) {
   const std::string lesson = lesson_id(step), s = step_name(step);
-  detail::register_test(s + "/Speed", "timed", [=] { detail::run_host_speed(lesson, s, setup); });
+  detail::register_timed_test(s, [=] { detail::run_host_speed(lesson, s, setup); });
 }
 
 }  // namespace harness

@@ -775,6 +775,9 @@ using Runner = std::function<void()>;
 /// are registered at once; the others wait for register_deferred_tests(), so that every
 /// correctness case runs first (quiet_gpu.hpp), but for register_test_last()'s.
 void register_test(const std::string& suite, const std::string& name, Runner run);
+/// Registers "<step>/Speed.timed" running `run`, which waits for the quiet GPU itself
+/// (set_waits_itself(): run_speed() and run_host_speed() wait once they know they will time).
+void register_timed_test(const std::string& step, Runner run);
 /// Registers a correctness case to run after every other test (correctness_ending_process()).
 void register_test_last(const std::string& suite, const std::string& name, Runner run);
 /// Registers the tests register_test() and register_test_last() held back, in that order; main()
@@ -837,9 +840,8 @@ void correctness_ending_process(Step step, const std::vector<P>& params, Name na
 template <typename Step, typename TimingParam, typename BodyFn>
 void speed(Step step, TimingParam timing_param, BodyFn body) {
   const std::string lesson = lesson_id(step), s = step_name(step);
-  detail::register_test(s + "/Speed", "timed", [=] {
-    detail::run_speed(lesson, s, [&](Case& c) { body(c, timing_param()); });
-  });
+  detail::register_timed_test(
+      s, [=] { detail::run_speed(lesson, s, [&](Case& c) { body(c, timing_param()); }); });
 }
 
 /// "n_1027": a case name for a count.

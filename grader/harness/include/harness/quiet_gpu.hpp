@@ -5,11 +5,12 @@
 ///    correctness cases (they cannot disturb each other's verdicts); a timed test, a profiled one,
 ///    and a check that reads the whole device's state (free memory) first wait until the grader
 ///    says the GPU is quiet: the grader holds an flock on a file (`--quiet-gpu-lock`) while
-///    anything else of the grade runs on the GPU, and this process takes it. The wait is at the
-///    test's start (reporter.cpp) and again where timing starts (run_speed(), run_host_speed(),
-///    time_pairs(), time_alone(), time_host_calls(); at once when already had), but for the timed
-///    test of a step that already failed a correctness case in this process, which uses no GPU
-///    (reporter.hpp, not_timed_after_failed_cases()). The hidden tests
+///    anything else of the grade runs on the GPU, and this process takes it. The reporter waits
+///    at a test's start, but for tests that wait themselves once they know they need the GPU
+///    (set_waits_itself()): the timed tests (run_speed(), run_host_speed()), which fail at once
+///    without it when their step's correctness cases failed in this process
+///    (not_timed_after_failed_cases()), and lesson 15's profiled test; time_pairs(), time_alone()
+///    and time_host_calls() wait too (at once when already had). The hidden tests
 ///    register correctness cases first (lesson.hpp), so that all of them run beside memcheck,
 ///    but for the few that end their process on purpose ("<step>/CorrectLast", lesson 02's
 ///    kernel_fault), which run last; memcheck's runs skip those.
@@ -62,8 +63,9 @@ void wait_for_quiet_gpu();
 
 /// Makes the tests of `suite` call wait_for_quiet_gpu() themselves, where they need the GPU
 /// alone, instead of having the reporter wait at their start: for a test that may end before it
-/// uses the GPU (lesson 15's profiled test, when the cases it profiles failed), which then does
-/// not wait for the memcheck run beside the tests. Call while registering tests.
+/// uses the GPU (a timed test of a step whose cases failed, lesson 15's profiled test when the
+/// cases it profiles failed), which then does not wait for the memcheck run beside the tests.
+/// Call while registering tests (detail::register_timed_test() does for the timed tests).
 void set_waits_itself(const std::string& suite);
 /// Whether the tests of `suite` wait for the quiet GPU themselves (set_waits_itself()).
 bool waits_itself(const std::string& suite);
