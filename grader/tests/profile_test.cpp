@@ -3,9 +3,6 @@
 
 #include <algorithm>
 #include <array>
-#include <string>
-#include <utility>
-#include <vector>
 
 #include "course/profile.hpp"
 #include "kernel_metrics_fixture.hpp"
@@ -285,63 +282,6 @@ TEST(Verdict, LimiterRules) {
   EXPECT_EQ(course::profile::limiter(metrics(70, 30, 4, 4, 0, 0)), "memory");
   EXPECT_EQ(course::profile::limiter(metrics(30, 70, 4, 4, 0, 0)), "compute");
   EXPECT_EQ(course::profile::limiter(metrics(40, 35, 4, 4, 0, 0)), "latency");  // both low
-}
-
-// Lesson 15's profile step asks Nsight Compute for verdict_metric_names() only: its verdict lines
-// and judged limits must not read a roofline metric, or they would change without them.
-TEST(Metrics, VerdictsReadNoRooflineMetric) {
-  const auto& verdict = course::profile::verdict_metric_names();
-  const auto& roof = course::profile::roofline_metric_names();
-  std::vector<std::string> both = verdict;
-  both.insert(both.end(), roof.begin(), roof.end());
-  EXPECT_EQ(course::profile::metric_names(), both);
-  for (const std::string& name : roof)
-    EXPECT_EQ(std::count(verdict.begin(), verdict.end(), name), 0) << name;
-
-  // Every roofline metric fills a field that only roofline() reads.
-  std::vector<std::pair<std::string, std::string>> roof_values;
-  for (const std::string& name : roof) roof_values.push_back({name, "1000"});
-  const auto parsed = course::profile::parse_ncu_csv(kHeader + csv_for("k", "0", roof_values));
-  ASSERT_EQ(parsed.size(), 1u);
-  KernelMetrics roofline_only = parsed[0];
-  EXPECT_GT(roofline_only.fadd, 0);
-  EXPECT_GT(roofline_only.fmul, 0);
-  EXPECT_GT(roofline_only.ffma, 0);
-  EXPECT_GT(roofline_only.peak_ffma_per_cycle, 0);
-  EXPECT_GT(roofline_only.sm_cycles_per_second, 0);
-
-  // Memory-bound in DRAM, on chip, latency-bound, compute-bound and strided: the same verdict
-  // line and table row with the roofline's fields filled in as without them.
-  KernelMetrics dram = metrics(86, 72, 4, 4, 20, 1000);
-  dram.duration_ns = 1e6;
-  dram.peak_dram_bytes_per_cycle = 1024;
-  dram.dram_cycles_per_second = 4.7e9;
-  dram.dram_bytes = 0.85 * 1024 * 4.7e9 * 1e-3;
-  KernelMetrics on_chip = dram;
-  on_chip.dram_bytes = 0.3 * 1024 * 4.7e9 * 1e-3;
-  for (KernelMetrics m : {dram, on_chip, metrics(40, 35, 4, 4, 0, 0), metrics(30, 70, 4, 4, 0, 0),
-                          metrics(92, 20, 4, 32, 0, 0), metrics(55, 40, 4, 4, 31000, 1000)}) {
-    KernelMetrics with_roofline = m;
-    with_roofline.fadd = with_roofline.fmul = with_roofline.ffma = 1e9;
-    with_roofline.peak_ffma_per_cycle = 16896;
-    with_roofline.sm_cycles_per_second = 1.98e9;
-    EXPECT_EQ(course::profile::verdict_line(m, kNoAdvice),
-              course::profile::verdict_line(with_roofline, kNoAdvice));
-    EXPECT_EQ(course::profile::metrics_table({m}), course::profile::metrics_table({with_roofline}));
-  }
-
-  // The run that keeps no report asks for the verdict's metrics; `grader profile`, for all.
-  const auto metrics_arg = [](const std::vector<std::string>& args) {
-    const auto it = std::find(args.begin(), args.end(), "--metrics");
-    return it != args.end() && it + 1 != args.end() ? *(it + 1) : std::string();
-  };
-  const auto joined = [](const std::vector<std::string>& names) {
-    std::string s;
-    for (const std::string& n : names) s += (s.empty() ? "" : ",") + n;
-    return s;
-  };
-  EXPECT_EQ(metrics_arg(course::profile::ncu_csv_args("k", "m.csv")), joined(verdict));
-  EXPECT_EQ(metrics_arg(course::profile::ncu_profile_args("k", "r")), joined(both));
 }
 
 }  // namespace

@@ -14,7 +14,7 @@
 
 namespace course::profile {
 
-const std::vector<std::string>& verdict_metric_names() {
+const std::vector<std::string>& metric_names() {
   static const std::vector<std::string> names = {
       "gpu__time_duration.sum",
       "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed",
@@ -31,30 +31,15 @@ const std::vector<std::string>& verdict_metric_names() {
       "sm__warps_active.avg.pct_of_peak_sustained_active",
       "sm__maximum_warps_per_active_cycle_pct",
       "launch__registers_per_thread",
-      "dram__bytes.sum",
-      "dram__bytes.sum.peak_sustained",
-      "dram__cycles_elapsed.avg.per_second",
-  };
-  return names;
-}
-
-const std::vector<std::string>& roofline_metric_names() {
-  static const std::vector<std::string> names = {
       "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum",
       "smsp__sass_thread_inst_executed_op_fmul_pred_on.sum",
       "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum",
+      "dram__bytes.sum",
       "sm__sass_thread_inst_executed_op_ffma_pred_on.sum.peak_sustained",
       "sm__cycles_elapsed.avg.per_second",
+      "dram__bytes.sum.peak_sustained",
+      "dram__cycles_elapsed.avg.per_second",
   };
-  return names;
-}
-
-const std::vector<std::string>& metric_names() {
-  static const std::vector<std::string> names = [] {
-    std::vector<std::string> all = verdict_metric_names();
-    all.insert(all.end(), roofline_metric_names().begin(), roofline_metric_names().end());
-    return all;
-  }();
   return names;
 }
 
@@ -79,12 +64,11 @@ std::string find_ncu() {
 }
 
 namespace {
-// What every run of Nsight Compute by the course asks: clocks as found, the chosen kernels, the
-// metrics `names`.
-std::vector<std::string> ncu_common_args(const std::string& kernels_regex,
-                                         const std::vector<std::string>& names) {
+// What every run of Nsight Compute by the course asks: clocks as found, the chosen kernels, our
+// metrics.
+std::vector<std::string> ncu_common_args(const std::string& kernels_regex) {
   std::string metrics;
-  for (const std::string& m : names) metrics += (metrics.empty() ? "" : ",") + m;
+  for (const std::string& m : metric_names()) metrics += (metrics.empty() ? "" : ",") + m;
   return {"--clock-control",        "none",      "--kernel-name",
           "regex:" + kernels_regex, "--metrics", metrics};
 }
@@ -92,14 +76,14 @@ std::vector<std::string> ncu_common_args(const std::string& kernels_regex,
 
 std::vector<std::string> ncu_profile_args(const std::string& kernels_regex,
                                           const std::string& report) {
-  std::vector<std::string> args = ncu_common_args(kernels_regex, metric_names());
+  std::vector<std::string> args = ncu_common_args(kernels_regex);
   args.insert(args.end(), {"--export", report, "--force-overwrite"});
   return args;
 }
 
 std::vector<std::string> ncu_csv_args(const std::string& kernels_regex,
                                       const std::string& csv_file) {
-  std::vector<std::string> args = ncu_common_args(kernels_regex, verdict_metric_names());
+  std::vector<std::string> args = ncu_common_args(kernels_regex);
   args.insert(args.end(), {"--csv", "--page", "details", "--log-file", csv_file});
   return args;
 }

@@ -11,9 +11,7 @@
 #   program        the profiled cases alone, no ncu (the process, the CUDA context, the two cases)
 #   ncu_nothing    ncu with a kernel filter that matches nothing (ncu's start and the program)
 #   now            what the profile step runs (course::profile::ncu_csv_args, harness/src/ncu.cpp):
-#                  the metrics of course::profile::verdict_metric_names(), CSV to --log-file
-#   with_roofline  `now` with the roofline's metrics too (course::profile::metric_names(), what
-#                  `grader profile` asks; the profile step's list until the twentieth session)
+#                  every metric of course::profile::metric_names(), CSV to --log-file
 #   judged_only    only the metrics judge_counters() reads (grader/lessons/15_occupancy_profiling/
 #                  tests.cu): registers, achieved and theoretical occupancy, load sectors and
 #                  requests, shared-memory bank conflicts and shared load instructions
@@ -33,16 +31,10 @@ ncu=$(command -v ncu || true)
 [ -z "$ncu" ] && [ -x /usr/local/cuda/bin/ncu ] && ncu=/usr/local/cuda/bin/ncu
 [ -n "$ncu" ] || { echo "ncu not found on PATH nor in /usr/local/cuda/bin" >&2; exit 2; }
 
-# The metric lists are read from the grader's source, so the probe asks what the step asks.
-metric_list() {  # metric_list FUNCTION: the names in FUNCTION's list in profile.cpp, comma-separated
-  sed -n "/^const std::vector<std::string>& $1() {/,/};/p" "$root/grader/core/src/profile.cpp" |
-    grep -o '"[a-z_0-9.]*"' | tr -d '"' | paste -sd, -
-}
-verdict_metrics=$(metric_list verdict_metric_names)
-roofline_metrics=$(metric_list roofline_metric_names)
-[ -n "$verdict_metrics" ] && [ -n "$roofline_metrics" ] ||
-  { echo "cannot read the metric lists from grader/core/src/profile.cpp" >&2; exit 2; }
-all_metrics=$verdict_metrics,$roofline_metrics
+# The metric list is read from the grader's source, so the probe asks what the step asks.
+all_metrics=$(sed -n '/metric_names() {/,/};/p' "$root/grader/core/src/profile.cpp" |
+  grep -o '"[a-z_0-9.]*"' | tr -d '"' | paste -sd, -)
+[ -n "$all_metrics" ] || { echo "cannot read the metric list from grader/core/src/profile.cpp" >&2; exit 2; }
 judged=launch__registers_per_thread,sm__warps_active.avg.pct_of_peak_sustained_active
 judged+=,sm__maximum_warps_per_active_cycle_pct
 judged+=,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum
@@ -101,10 +93,9 @@ echo "variant      median          runs / replay passes per kernel"
 variant program "$cases"
 variant ncu_nothing "$cases" --kernel-name 'regex:^no_kernel_has_this_name$'
 common=(--clock-control none --kernel-name "$kernels" --csv --page details)
-variant now "$cases" "${common[@]}" --metrics "$verdict_metrics" --log-file "$out/now.csv"
-variant with_roofline "$cases" "${common[@]}" --metrics "$all_metrics" --log-file "$out/with_roofline.csv"
+variant now "$cases" "${common[@]}" --metrics "$all_metrics" --log-file "$out/now.csv"
 variant judged_only "$cases" "${common[@]}" --metrics "$judged" --log-file "$out/judged_only.csv"
-variant cache_none "$cases" "${common[@]}" --cache-control none --metrics "$verdict_metrics" --log-file "$out/cache_none.csv"
-variant small_case "$small" "${common[@]}" --metrics "$verdict_metrics" --log-file "$out/small_case.csv"
+variant cache_none "$cases" "${common[@]}" --cache-control none --metrics "$all_metrics" --log-file "$out/cache_none.csv"
+variant small_case "$small" "${common[@]}" --metrics "$all_metrics" --log-file "$out/small_case.csv"
 echo "judged metrics (variant, launch ID, kernel, metric, value and unit as ncu's CSV has them):"
-for v in now with_roofline judged_only cache_none small_case; do judged_values "$v"; done
+for v in now judged_only cache_none small_case; do judged_values "$v"; done

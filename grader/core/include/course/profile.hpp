@@ -10,18 +10,8 @@
 
 namespace course::profile {
 
-/// The metrics that verdict_line(), metrics_table() and lesson 15's judged limits read, by their
-/// Nsight Compute names (see WARMUP.md chapter 11): every metric of metric_names() but the
-/// roofline's.
-const std::vector<std::string>& verdict_metric_names();
-
-/// The roofline's metrics (roofline(), roofline_line()): the FP32 add, multiply and FMA thread
-/// instructions, the FMA peak per cycle and the SM clock. They are SASS instruction counts, which
-/// Nsight Compute collects in passes of their own.
-const std::vector<std::string>& roofline_metric_names();
-
-/// The metrics `grader profile` asks ncu for (`--metrics`, comma-separated): verdict_metric_names()
-/// and then roofline_metric_names().
+/// The metrics `grader profile` asks ncu for (`--metrics`, comma-separated), by their
+/// Nsight Compute names (see WARMUP.md chapter 11).
 const std::vector<std::string>& metric_names();
 
 /// Nsight Compute's executable, for `grader profile` and for a hidden test that profiles itself
@@ -31,8 +21,8 @@ const std::vector<std::string>& metric_names();
 /// /opt/nvidia/nsight-compute/VERSION/ncu; "" when there is none.
 std::string find_ncu();
 
-/// The arguments, after the ncu executable and before the profiled program, with which `grader
-/// profile` runs Nsight Compute: clocks as found (`--clock-control none`: never locked or changed),
+/// The arguments, after the ncu executable and before the profiled program, with which the course
+/// always runs Nsight Compute: clocks as found (`--clock-control none`: never locked or changed),
 /// the kernels matching `kernels_regex` only, metric_names(), the report exported to `report`
 /// (ncu adds ".ncu-rep"), overwriting an old one.
 std::vector<std::string> ncu_profile_args(const std::string& kernels_regex,
@@ -43,11 +33,10 @@ std::vector<std::string> ncu_profile_args(const std::string& kernels_regex,
 std::vector<std::string> ncu_import_args(const std::string& report);
 
 /// The arguments, after the ncu executable and before the profiled program, of a run that keeps
-/// no report (lesson 15's profile step): the same choices as ncu_profile_args() but for the
-/// metrics, verdict_metric_names() only (the step prints verdict lines, no roofline), printed as
-/// CSV (the details page, what ncu_import_args() reads back) into `csv_file` (`--log-file`:
-/// ncu's own lines go there too, the program's output does not). One ncu process instead of two:
-/// on our H200 a second process importing the report cost 0.6 s of lesson 15's profile step
+/// no report: the same choices as ncu_profile_args(), but the metrics are printed as CSV (the
+/// details page, what ncu_import_args() reads back) into `csv_file` (`--log-file`: ncu's own
+/// lines go there too, the program's output does not). One ncu process instead of two: on our
+/// H200 a second process importing the report cost 0.6 s of lesson 15's profile step
 /// (docs/measured/H200.md, thirteenth session).
 std::vector<std::string> ncu_csv_args(const std::string& kernels_regex,
                                       const std::string& csv_file);
