@@ -1,13 +1,15 @@
-# What keeps the first build short on a small machine (README: the first command in 90 s, the test
-# command in 5 minutes on 2 cores; docs/measured/setup-2core.md has the figures).
+# What keeps the first build short on a small machine (issue 19's targets on 2 cores: the README's
+# first command in 90 s, the test command in 8 minutes; docs/measured/setup-2core.md has the
+# figures, the README the ranges measured).
 #
 # - ccache, when installed, caches every C++ and CUDA compilation (a second build tree, or a build
 #   after `git checkout`, compiles almost nothing). A launcher set by the user wins.
 # - Precompiled headers: nlohmann-json, fmt (and GoogleTest for tests) are parsed once per kind
 #   of target instead of in every file (course_grader_cxx below). CLI11 is in none:
 #   CLI11 2.1 (Debian 12) defines objects and inline virtual functions at namespace scope, so
-#   every file that includes it compiles its code again (4-5 s at -O3 on 2 cores, precompiled or
-#   not); the grader's command files are compiled as one unit instead (grader/CMakeLists.txt).
+#   every file that includes it compiles its code again (4-7 s on 2 cores, 6.6 s at -O3,
+#   precompiled or not); the grader's command files are compiled as one unit instead
+#   (grader/CMakeLists.txt).
 # - The grader's own C++ (driver, core, lesson tools, CPU tests) is compiled with -O0
 #   (COURSE_GRADER_CXX_OPTIMIZATION): it waits on its child processes and parses small files, and
 #   -O0 compiles it about 25% faster than -O1, itself 30-40% faster than -O3 (eleventh session of
@@ -19,10 +21,10 @@
 # - COURSE_FAST_LINKER=ON (off by default) links with lld, else gold, where the C++ compiler can
 #   use one: every edit of a lesson relinks its hidden-test binary, and GNU ld took 0.28 s of a
 #   1.3 s rebuild on our H200's host (docs/measured/H200.md, sixteenth session); lld linked 07's
-#   in 59 ms instead of 177 on the 2-core machine. Off by default because no binary linked so has
-#   run on a GPU yet: the H200 machines we are lent have neither linker. Executables linked by
-#   the C++ compiler only (nvcc links none of the course's); a -fuse-ld= of the user's in
-#   CMAKE_EXE_LINKER_FLAGS wins.
+#   in 74-102 ms instead of 186-227 on the 2-core machine (docs/measured/setup-2core.md, twentieth
+#   session). Off by default because no binary linked so has run on a GPU yet: the H200
+#   machines we are lent have neither linker. Executables linked by the C++ compiler only (nvcc
+#   links none of the course's); a -fuse-ld= of the user's in CMAKE_EXE_LINKER_FLAGS wins.
 
 option(COURSE_FAST_LINKER "Link with lld or gold instead of GNU ld where the compiler can" OFF)
 if(COURSE_FAST_LINKER AND NOT CMAKE_EXE_LINKER_FLAGS MATCHES "-fuse-ld=")
@@ -94,7 +96,7 @@ endfunction()
 # compiling CLI11's own code again in every file (4.8 s a file at -O1, 3.3 s at -O0; hence the
 # unity build of the executables in grader/CMakeLists.txt), and the grader's header where the two
 # optimizations agree. CLI11 is in no header: in the one unit of a unity build, parsing it is a
-# second of 9, less than precompiling it (6 s). The target is compiled with the same flags as
+# second of the unit's 7.6 s, less than precompiling it (6 s; docs/measured/setup-2core.md). The target is compiled with the same flags as
 # the header's owner (build type, standard, fmt's definitions): GCC and Clang check a precompiled
 # header and include the headers as text when it does not fit, so a mismatch costs time, never
 # correctness.

@@ -124,11 +124,10 @@ HostCallTiming time_host_calls(const HostCalls& k, double bytes, std::optional<d
 namespace detail {
 
 // SamplingPolicy{} with 2 s of timing at most instead of 5. A call timed on the wall clock jitters
-// more than a kernel between CUDA events: lesson 14's overlap had an interquartile range of 3.4
-// points over 150 pairs on our H200 (fourteenth session), wider than the 2 points of a certain
-// verdict, so its pairs ran on towards the cap (pinned: 188 pairs, 5 s, in one grade of the
-// fifteenth session, docs/measured/H200.md). 2 s is still 70-150 of 14's pairs there, and never
-// fewer than SamplingPolicy::min_pairs anywhere.
+// more than a kernel between CUDA events, so lesson 14's pairs ran on towards the 5 s cap
+// without a certain verdict sooner (pinned 188 pairs, overlap 134-150, in one grade of the
+// fifteenth session, docs/measured/H200.md). 30 of 14's pairs take about 1 s there (the same
+// session), and the cap never stops sampling before SamplingPolicy::min_pairs.
 course::SamplingPolicy host_sampling_policy() {
   course::SamplingPolicy p;
   p.max_seconds = 2.0;

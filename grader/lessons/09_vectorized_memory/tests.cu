@@ -224,8 +224,8 @@ std::string shape_name(const Shape& s) {
 // Twice the usual side: on our H200 the 64x64 kernel and lesson 07's padded 32x32 one were 10.3
 // points of cudaMemcpyAsync apart at 16384^2 (94.6% and 84.3%) and only 8.5 at 8192^2 (95.5% and
 // 87.0%), with a smaller spread (0.1-0.3%): there the gate can sit 5 points from each
-// (tools/probes/09_calibrate.cu, docs/measured/H200.md). timing_side(8, ...) sizes 8 arrays of
-// the usual side, so the 2 arrays of twice the side fit wherever it says they do.
+// (tools/probes/09_calibrate.cu, lessons/09_vectorized_memory/calibration.md). timing_side(8, ...)
+// sizes 8 arrays of the usual side, so the 2 arrays of twice the side fit wherever it says they do.
 Shape timing_shape() {
   const int side = 2 * static_cast<int>(harness::timing_side(8, sizeof(float)));
   return {side, side};
