@@ -20,8 +20,13 @@
 #include "harness/cuda_check.hpp"
 #include "harness/data.hpp"
 #include "harness/device.hpp"
-#include "harness/lesson.hpp"
 #include "harness/timing.hpp"
+// Not harness/lesson.hpp: the tables need no hidden-test machinery, and GoogleTest, which it
+// brings, is about 92,000 preprocessed lines; without it a lesson's bench.cu took 5.0-5.5 s of CPU
+// to compile instead of 6.1-7.5 s on 2 cores (docs/measured/setup-2core.md, twentieth session).
+#if defined(__CUDACC__)
+#include "harness/fill.cuh"  // fill_on_device(): the tables draw their inputs on the device
+#endif
 
 namespace bench {
 

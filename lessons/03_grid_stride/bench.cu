@@ -9,7 +9,6 @@
 #include "bench.hpp"
 #include "course/report.hpp"
 #include "grid_stride.cuh"
-#include "harness/lesson.hpp"
 #include "steps/03_grid_stride.hpp"
 
 namespace {

@@ -9,7 +9,6 @@
 
 #include "bench.hpp"
 #include "course/report.hpp"
-#include "harness/lesson.hpp"
 #include "host_reference.hpp"
 #include "steps/05_warps.hpp"
 #include "warps.cuh"

@@ -10,7 +10,6 @@
 
 #include "bench.hpp"
 #include "course/report.hpp"
-#include "harness/lesson.hpp"
 #include "host_reference.hpp"
 #include "reduction.cuh"
 #include "steps/10_reduction.hpp"

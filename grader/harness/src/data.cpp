@@ -11,6 +11,25 @@
 
 namespace harness {
 
+std::string mismatch_message(const std::string& name, const Mismatches& m, const Where& where,
+                             const char* never) {
+  return fmt::format(
+      "{}: {} of {} elements wrong{}; first mismatch at {}: expected {}, got {}{}", name, m.wrong,
+      m.total, m.unwritten ? fmt::format(" ({} {})", m.unwritten, never) : "", where(name, m.first),
+      m.expected, m.got, m.first_unwritten ? fmt::format(" ({})", never) : "");
+}
+
+Where flat() {
+  return [](const std::string& name, std::size_t i) { return fmt::format("{}[{}]", name, i); };
+}
+
+Where row_major(std::size_t cols) {
+  return [cols](const std::string& name, std::size_t i) {
+    const std::size_t r = i / cols, c = i % cols;
+    return fmt::format("{}[{}][{}] (row {}, col {})", name, r, c, r, c);
+  };
+}
+
 std::vector<float> host_transpose(const std::vector<float>& in, int rows, int cols) {
   if (rows < 0 || cols < 0 ||
       in.size() != static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols))

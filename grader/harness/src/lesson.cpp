@@ -23,43 +23,8 @@
 
 namespace harness {
 
-std::string mismatch_message(const std::string& name, const Mismatches& m, const Where& where,
-                             const char* never) {
-  return fmt::format(
-      "{}: {} of {} elements wrong{}; first mismatch at {}: expected {}, got {}{}", name, m.wrong,
-      m.total, m.unwritten ? fmt::format(" ({} {})", m.unwritten, never) : "", where(name, m.first),
-      m.expected, m.got, m.first_unwritten ? fmt::format(" ({})", never) : "");
-}
-
-Where flat() {
-  return [](const std::string& name, std::size_t i) { return fmt::format("{}[{}]", name, i); };
-}
-
-Where row_major(std::size_t cols) {
-  return [cols](const std::string& name, std::size_t i) {
-    const std::size_t r = i / cols, c = i % cols;
-    return fmt::format("{}[{}][{}] (row {}, col {})", name, r, c, r, c);
-  };
-}
-
 void skip_in_quick_mode(const std::string& why) {
   throw SkipCase(course::protocol::kQuickSkipPrefix + why);
-}
-
-long long timing_side(std::size_t buffers, std::size_t element_bytes) {
-  const DeviceInfo& d = current_device();
-  auto bytes = [&](long long side) {
-    return static_cast<double>(buffers * element_bytes) * static_cast<double>(side) * side;
-  };
-  long long side = 8192;
-  while (bytes(side) < 4.0 * d.l2_bytes) side *= 2;
-  while (side > 256 && bytes(side) + 2.0 * d.l2_bytes > 0.7 * d.free_bytes) side /= 2;
-  return side / 32 * 32;
-}
-
-long long timing_elements(std::size_t buffers, std::size_t element_bytes) {
-  const long long side = timing_side(buffers, element_bytes);
-  return side * side;
 }
 
 std::string name_n(const int& n) {

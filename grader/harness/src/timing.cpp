@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "harness/cuda_check.hpp"
+#include "harness/device.hpp"
 #include "harness/quiet_gpu.hpp"
 
 namespace harness {
@@ -146,6 +147,22 @@ double memcpy_gbps(void* dst, const void* src, std::size_t bytes, L2Flusher& flu
       },
       15, flusher);
   return gbps(2.0 * static_cast<double>(bytes), s.median);
+}
+
+long long timing_side(std::size_t buffers, std::size_t element_bytes) {
+  const DeviceInfo& d = current_device();
+  auto bytes = [&](long long side) {
+    return static_cast<double>(buffers * element_bytes) * static_cast<double>(side) * side;
+  };
+  long long side = 8192;
+  while (bytes(side) < 4.0 * d.l2_bytes) side *= 2;
+  while (side > 256 && bytes(side) + 2.0 * d.l2_bytes > 0.7 * d.free_bytes) side /= 2;
+  return side / 32 * 32;
+}
+
+long long timing_elements(std::size_t buffers, std::size_t element_bytes) {
+  const long long side = timing_side(buffers, element_bytes);
+  return side * side;
 }
 
 }  // namespace harness

@@ -73,6 +73,25 @@ struct Mismatches {
   bool ok() const { return wrong == 0; }  ///< every element matches
 };
 
+/// Where an element sits, in the lesson's own words: given the output's name and an element's
+/// flat index, e.g. "out[3][5] (row 3, col 5)". See flat() and row_major().
+using Where = std::function<std::string(const std::string& name, std::size_t index)>;
+
+/// The failure message of a comparison, as every case words it: "c: 3 of 10 elements wrong (1
+/// never written); first mismatch at c[4]: expected 1.5, got 2"; "(N never written)" only when N
+/// > 0, so the phrase diagnoses a kernel that skips elements and never one that writes wrong ones.
+/// @param name  the output's name, e.g. "c"
+/// @param m     the comparison (not ok())
+/// @param where locates the first mismatch in the lesson's coordinates
+/// @param never what unwritten elements are called ("never written", "never updated")
+std::string mismatch_message(const std::string& name, const Mismatches& m, const Where& where,
+                             const char* never = "never written");
+
+/// "out[42]".
+Where flat();
+/// "out[3][5] (row 3, col 5)" for a row-major array of `cols` columns.
+Where row_major(std::size_t cols);
+
 /// A reference value with its tolerance: an element passes when |got - exact| <= tolerance.
 /// What a device reference of a tolerant comparison gives per element (Case::expect_near).
 struct Near {

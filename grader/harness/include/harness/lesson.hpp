@@ -87,26 +87,8 @@ struct SkipCase : std::runtime_error {
 /// counts quick-mode skips ("quick mode: large shape skipped"). @throws SkipCase, always.
 [[noreturn]] void skip_in_quick_mode(const std::string& why);
 
-/// Where an element sits, in the lesson's own words: given the output's name and an element's
-/// flat index, e.g. "out[3][5] (row 3, col 5)". See flat() and row_major().
-using Where = std::function<std::string(const std::string& name, std::size_t index)>;
 /// Extra advice after a mismatch message ("" for none), e.g. what the tail of a float4 copy is.
 using Advice = std::function<std::string(const Mismatches& m)>;
-
-/// The failure message of a comparison, as every case words it: "c: 3 of 10 elements wrong (1
-/// never written); first mismatch at c[4]: expected 1.5, got 2"; "(N never written)" only when N
-/// > 0, so the phrase diagnoses a kernel that skips elements and never one that writes wrong ones.
-/// @param name  the output's name, e.g. "c"
-/// @param m     the comparison (not ok())
-/// @param where locates the first mismatch in the lesson's coordinates
-/// @param never what unwritten elements are called ("never written", "never updated")
-std::string mismatch_message(const std::string& name, const Mismatches& m, const Where& where,
-                             const char* never = "never written");
-
-/// "out[42]".
-Where flat();
-/// "out[3][5] (row 3, col 5)" for a row-major array of `cols` columns.
-Where row_major(std::size_t cols);
 
 namespace detail {
 
@@ -852,17 +834,5 @@ std::string name_n(const int& n);
   static void course_register_tests();                                                           \
   [[maybe_unused]] static const bool course_tests_registered_ = (course_register_tests(), true); \
   static void course_register_tests()
-
-// ---------------------------------------------------------------------------------------------
-// Timing shapes: every speed test's working set is at least 4x the L2 (docs/INSTRUCTORS.md, "Threat
-// model").
-
-/// Side of a square timing matrix of `buffers` arrays of `element_bytes`-byte elements: 8192
-/// (where our gates were calibrated), doubled until the arrays are at least 4x the L2, halved
-/// while they would not fit in 70% of free memory beside the L2 flush buffer; a multiple of 32.
-long long timing_side(std::size_t buffers, std::size_t element_bytes);
-/// Elements per array for a 1-D timing shape: timing_side(buffers, element_bytes) squared
-/// (2^26 on GPUs with up to 128 MiB of L2).
-long long timing_elements(std::size_t buffers, std::size_t element_bytes);
 
 }  // namespace harness

@@ -20,6 +20,7 @@
 
 #include <cuda_runtime.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -126,5 +127,17 @@ course::Summary time_alone(const Launch& launch, int samples, L2Flusher& flusher
 
 /// cudaMemcpy device-to-device of `bytes` (so 2 x bytes move), as effective GB/s: context only.
 double memcpy_gbps(void* dst, const void* src, std::size_t bytes, L2Flusher& flusher);
+
+// ---------------------------------------------------------------------------------------------
+// Timing shapes: every speed test's working set is at least 4x the L2 (docs/INSTRUCTORS.md, "Threat
+// model").
+
+/// Side of a square timing matrix of `buffers` arrays of `element_bytes`-byte elements: 8192
+/// (where our gates were calibrated), doubled until the arrays are at least 4x the L2, halved
+/// while they would not fit in 70% of free memory beside the L2 flush buffer; a multiple of 32.
+long long timing_side(std::size_t buffers, std::size_t element_bytes);
+/// Elements per array for a 1-D timing shape: timing_side(buffers, element_bytes) squared
+/// (2^26 on GPUs with up to 128 MiB of L2).
+long long timing_elements(std::size_t buffers, std::size_t element_bytes);
 
 }  // namespace harness
