@@ -161,10 +161,11 @@ __global__ void arg_max(const float* __restrict__ x, long long n, unsigned long 
 
 // This thread's share of tile t (thread j: float4 number j, j + 256, ... of a whole tile, or
 // elements j, j + 256, ... of the last, partial one), in an order fixed by t and n. The 16 loads
-// of a whole tile are independent: `#pragma unroll 4` issues them four at a time (64 bytes in
-// flight per thread, as in row_sums_wide) without the registers of all 16 at once, so that 8
-// blocks still fit on an SM. A tile starts SUM_TILE floats (64 KiB) after the last one: 16-byte
-// aligned when x is.
+// of a whole tile are independent; under `#pragma unroll 4` nvcc 13.0 issues them two at a time in
+// the loop (32 bytes in flight per thread, where row_sums_wide has its four loads, 64 bytes, in
+// flight together) and keeps the kernel at 32 registers, so that 8 blocks still fit on an SM
+// (docs/measured/compiler.md, "Lesson 10"). A tile starts SUM_TILE floats (64 KiB) after the last
+// one: 16-byte aligned when x is.
 __device__ float tile_share(const float* __restrict__ x, long long n, long long t) {
   const long long base = t * SUM_TILE;
   float v = 0.0f;

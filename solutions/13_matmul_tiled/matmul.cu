@@ -86,7 +86,9 @@ __global__ void __launch_bounds__(REG_THREADS)
     }
     __syncthreads();
     // Per k: 4 values of A and 4 of B into registers, then their 16 products (an outer product):
-    // 8 shared loads for 16 multiply-adds, against 32 in shared_tiles.
+    // 8 shared loads for 16 multiply-adds, against 32 in shared_tiles (in the SASS, with some
+    // merged into 16-byte loads: 80 load instructions per 256 FFMA against 40 per 32;
+    // docs/measured/compiler.md, "Lesson 13").
 #pragma unroll
     for (int k = 0; k < REG_BK; ++k) {
       float a[REG_TM], b[REG_TN];

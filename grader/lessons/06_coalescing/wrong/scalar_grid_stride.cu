@@ -1,10 +1,11 @@
 // Wrong on purpose (slow, not incorrect): a near miss of step vector_copy. No float4: a coalesced
 // grid-stride loop of 4-byte copies over the step's grid (ceil(n / 4) threads rounded up to whole
 // blocks, so each thread makes about four passes). Every access of a warp is 128 contiguous bytes,
-// no sector wasted, and nvcc may unroll the loop so that a thread keeps several loads in flight;
-// but each byte costs four times the memory instructions of the float4 copy. The calibration of
-// 2026-11-29 measured such a loop at 94.8% of the float4 copy, above the 90% gate (calibration.md):
-// the gate must sit above it for the step to grade 16-byte accesses.
+// no sector wasted; but nvcc 13.0 does not unroll the loop (one 4-byte load and one store per
+// pass: docs/measured/compiler.md, "Lesson 06"), and each byte costs four times the memory
+// instructions of the float4 copy. The calibration of 2026-11-29 measured a loop of this kind at
+// 94.8% of the float4 copy, above the 90% gate of then; this one measured 75.2% (calibration.md),
+// under the 84% gate.
 #include "unused_kernels.cuh"
 
 namespace coalescing {
