@@ -414,7 +414,7 @@ COURSE_TESTS {
   harness::speed(Step::registers, mix_timing, mix_case);
   harness::correctness(Step::block_size, kSegmentSizes, name_pixels, segment_case);
   harness::speed(Step::block_size, segment_timing, segment_case);
-  harness::set_waits_itself(kProfiledSuite);  // not before it knows it will profile
-  harness::detail::register_test(kProfiledSuite, "ncu", profile_counters);
+  // It waits for the quiet GPU only once it knows it will profile (profile_counters()).
+  harness::detail::register_test_waiting_itself(kProfiledSuite, "ncu", profile_counters);
   ::testing::AddGlobalTestEnvironment(new StartNcuEarly);  // owned by GoogleTest
 }

@@ -50,6 +50,8 @@ TEST(QuietGpu, TimedTestsWaitThemselves) {
   harness::detail::register_timed_test("qg_step", [] {});  // held back until main() registers it
   EXPECT_TRUE(harness::waits_itself("qg_step/Speed"));
   EXPECT_FALSE(harness::waits_itself("qg_step/Correct"));
+  harness::detail::register_test_waiting_itself("qg_profile/Counters", "ncu", [] {});
+  EXPECT_TRUE(harness::waits_itself("qg_profile/Counters"));
 }
 
 // The waiting side in a thread of this process; the grader's side is another open file

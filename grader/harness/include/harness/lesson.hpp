@@ -757,8 +757,12 @@ using Runner = std::function<void()>;
 /// are registered at once; the others wait for register_deferred_tests(), so that every
 /// correctness case runs first (quiet_gpu.hpp), but for register_test_last()'s.
 void register_test(const std::string& suite, const std::string& name, Runner run);
-/// Registers "<step>/Speed.timed" running `run`, which waits for the quiet GPU itself
-/// (set_waits_itself(): run_speed() and run_host_speed() wait once they know they will time).
+/// register_test() for a test that calls wait_for_quiet_gpu() itself once it knows it needs the
+/// GPU alone (set_waits_itself(suite)): the timed tests (register_timed_test()) and lesson 15's
+/// profiled test.
+void register_test_waiting_itself(const std::string& suite, const std::string& name, Runner run);
+/// Registers "<step>/Speed.timed" running `run` with register_test_waiting_itself(): run_speed()
+/// and run_host_speed() wait once they know they will time.
 void register_timed_test(const std::string& step, Runner run);
 /// Registers a correctness case to run after every other test (correctness_ending_process()).
 void register_test_last(const std::string& suite, const std::string& name, Runner run);

@@ -65,7 +65,7 @@ void wait_for_quiet_gpu();
 /// alone, instead of having the reporter wait at their start: for a test that may end before it
 /// uses the GPU (a timed test of a step whose cases failed, lesson 15's profiled test when the
 /// cases it profiles failed), which then does not wait for the memcheck run beside the tests.
-/// Call while registering tests (detail::register_timed_test() does for the timed tests).
+/// detail::register_test_waiting_itself() (harness/lesson.hpp) calls it for the tests it registers.
 void set_waits_itself(const std::string& suite);
 /// Whether the tests of `suite` wait for the quiet GPU themselves (set_waits_itself()).
 bool waits_itself(const std::string& suite);
