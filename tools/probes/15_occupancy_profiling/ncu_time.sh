@@ -18,6 +18,12 @@
 #   cache_none     `now` with --cache-control none (no cache flush before each replay pass)
 #   small_case     `now` with block_size's 1,000,003-element case instead of 16,777,217 (the
 #                  occupancy limits were calibrated on the larger one: compare the figures)
+#   after_go       what the profile step waits for after its "go": `now`'s ncu started as the step
+#                  starts it (--gpu-held-by-caller --wait-for-go FILE, the file locked by the probe),
+#                  told go 3 s later (ncu's own start is over by then, as it is by the time the
+#                  grade reaches the step); printed: seconds from go to ncu's "Connected to process"
+#                  line (if after go: the program's first CUDA call under ncu's injection, which the
+#                  program could make before go), to its first "Profiling" line, and to its exit
 # Logs go to $OUT (default /tmp/ncu_time); nothing in the repository is changed.
 set -uo pipefail
 build=${1:?usage: tools/probes/15_occupancy_profiling/ncu_time.sh BUILD_DIR [RUNS]}
@@ -97,5 +103,45 @@ variant now "$cases" "${common[@]}" --metrics "$all_metrics" --log-file "$out/no
 variant judged_only "$cases" "${common[@]}" --metrics "$judged" --log-file "$out/judged_only.csv"
 variant cache_none "$cases" "${common[@]}" --cache-control none --metrics "$all_metrics" --log-file "$out/cache_none.csv"
 variant small_case "$small" "${common[@]}" --metrics "$all_metrics" --log-file "$out/small_case.csv"
+
+# after_go: the go file's protocol is harness::StartedNcu's and harness::wait_for_go's (harness/src/
+# ncu.cpp): the starter holds an exclusive flock, writes "go\n" at offset 0 and unlocks.
+python3 - "$out" "$runs" "$ncu" "$bin" "$cases" "$kernels" "$all_metrics" <<'PY'
+import fcntl, os, statistics, subprocess, sys, threading, time
+out, runs, ncu, binary, cases, kernels, metrics = sys.argv[1], int(sys.argv[2]), *sys.argv[3:]
+go = os.path.join(out, "go")
+intervals = {"connected": [], "first profiling": [], "exit": []}
+for run in range(runs):
+    fd = os.open(go, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o644)
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    cmd = [ncu, "--clock-control", "none", "--kernel-name", kernels, "--csv", "--page", "details",
+           "--metrics", metrics, binary, "--seed", "1", "--gpu-held-by-caller",
+           f"--gtest_filter={cases}", "--wait-for-go", go]
+    lines = []
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)  # fd not inherited
+    def read():
+        for line in p.stdout:
+            lines.append((time.monotonic(), line))
+    reader = threading.Thread(target=read)
+    reader.start()
+    time.sleep(3)
+    t_go = time.monotonic()
+    os.pwrite(fd, b"go\n", 0)
+    fcntl.flock(fd, fcntl.LOCK_UN)
+    os.close(fd)
+    rc = p.wait()
+    t_exit = time.monotonic()
+    reader.join()
+    with open(os.path.join(out, "after_go.log"), "w") as log:
+        log.writelines(f"+{t - t_go:6.2f} {l}" for t, l in lines)
+    if rc != 0:
+        print(f"  after_go: exit code {rc} (see {out}/after_go.log)")
+    first = lambda word: next((t - t_go for t, l in lines if l.startswith("==PROF==") and word in l), float("nan"))
+    intervals["connected"].append(first("Connected"))
+    intervals["first profiling"].append(first("Profiling"))
+    intervals["exit"].append(t_exit - t_go)
+print("after_go     seconds after go, median (runs): " + "; ".join(
+    f"{k} {statistics.median(v):.2f} ({' '.join(f'{x:.2f}' for x in v)})" for k, v in intervals.items()))
+PY
 echo "judged metrics (variant, launch ID, kernel, metric, value and unit as ncu's CSV has them):"
 for v in now judged_only cache_none small_case; do judged_values "$v"; done
