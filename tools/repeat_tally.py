@@ -8,7 +8,8 @@ INDEX.tsv has one line per entry the phase ran, tab-separated:
 (the suite passes `--seed BASE` to dev check, which grades run i with seed BASE + i - 1).
 
 What a log can say, per entry (grader/driver/devcheck.cpp):
-  ok     L V: as expected in N runs (of ceiling: STEP a%..b% ...)   every run as expected
+  ok     L V: as expected in N runs (of ceiling: STEP a%..b% (median m%) ...)
+                                                                   every run as expected
   DRIFT  L V: step S flipped between verdicts over N runs          every run as expected, but
                                                                    a step's status differed
   DRIFT  L V: <anything else>                                      one run was not as expected;
@@ -17,7 +18,8 @@ What a log can say, per entry (grader/driver/devcheck.cpp):
 "As expected": a solution passes every step; a wrong kernel fails its step with its diagnosis.
 
 Prints one line per entry: runs done/asked, runs as expected, runs not, flips, and the fraction
-of the ceiling (min..max over the runs, with the step's gate from the manifest), or the problem.
+of the ceiling (min..max and median over the runs, with the step's gate from the manifest), or the
+problem.
 Exit code 0 when every entry ran all its runs as expected with no flip, 1 otherwise, 2 usage.
 Python 3 standard library only.
 """
@@ -83,13 +85,14 @@ def tally_entry(lesson, variant, asked, base_seed, log_text):
 
 
 def with_gates(figures, lesson, gate_of):
-    """'tiled 44.9%..45.6%' -> 'tiled 44.9%..45.6% (gate 35%)' for steps with a gate."""
+    """'tiled 44.9%..45.6% (median 45.2%)' -> 'tiled 44.9%..45.6% (median 45.2%) (gate 35%)' for
+    steps with a gate (the median is there from 2026-12-03 on; older logs have only the range)."""
 
     def add(m):
         gate = gate_of.get((lesson, m.group(1)))
         return m.group(0) + (f" (gate {100 * gate:.0f}%)" if gate is not None else "")
 
-    return re.sub(r"(\w+) ([0-9.]+%(?:\.\.[0-9.]+%)?)", add, figures)
+    return re.sub(r"(\w+) ([0-9.]+%(?:\.\.[0-9.]+%)?(?: \(median [0-9.]+%\))?)", add, figures)
 
 
 def main(argv):

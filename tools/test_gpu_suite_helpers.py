@@ -217,6 +217,15 @@ class Tally(unittest.TestCase):
                          ("ok", 5, 5, 0, 0))
         self.assertEqual(rt.with_gates(t["figures"], "07_transpose", {("07_transpose", "tiled"): 0.35}),
                          "naive 14.9%..15.1% tiled 44.9%..45.6% (gate 35%)")
+        # with the median dev check prints since 2026-12-03: the gate goes after it
+        log = ("ok     14_streams solution: as expected in 10 runs (of ceiling: overlap "
+               "71.0%..83.1% (median 82.4%) pinned 99.9%..100.2% (median 100.0%))\n")
+        t = rt.tally_entry("14_streams", "solution", 10, 100, log)
+        self.assertEqual(t["figures"],
+                         "overlap 71.0%..83.1% (median 82.4%) pinned 99.9%..100.2% (median 100.0%)")
+        self.assertEqual(rt.with_gates(t["figures"], "14_streams", {("14_streams", "overlap"): 0.7}),
+                         "overlap 71.0%..83.1% (median 82.4%) (gate 70%) "
+                         "pinned 99.9%..100.2% (median 100.0%)")
         one = rt.tally_entry("l", "w", 1, 0, "ok     l w: as expected (of ceiling: s 50.0%)\n")
         self.assertEqual((one["runs"], one["figures"]), (1, "s 50.0%"))
 

@@ -286,12 +286,14 @@ VariantOutcome grade_variant(const course::Lesson& lesson, const std::string& v,
 
 namespace {
 
-// " naive 15.0% tiled 45.0%", or min..max ranges over repeats.
+// " naive 15.0% tiled 45.0%", or over repeats min..max and the median, which tells one low run
+// from a low set (" overlap A%..B% (median M%)").
 std::string figures(const VariantOutcome& outcome, int repeat) {
   std::string text;
   for (const auto& [step, rs] : outcome.ratios) {
     const course::Summary s = course::summarize(rs);
-    text += repeat > 1 ? fmt::format(" {} {:.1f}%..{:.1f}%", step, 100 * s.min, 100 * s.max)
+    text += repeat > 1 ? fmt::format(" {} {:.1f}%..{:.1f}% (median {:.1f}%)", step, 100 * s.min,
+                                     100 * s.max, 100 * s.median)
                        : fmt::format(" {} {:.1f}%", step, 100 * s.median);
   }
   return text;
