@@ -48,7 +48,10 @@ std::string thousands(long long v) {
 
 // ============================== row sums ==============================
 
-enum class Data { integers, random };
+// integers: SmallIntegers, exact. random: the harness's mixed magnitudes. mean_one: PositiveMean
+// (floats in [0.5, 1.5)), where the sum of |x| is close to the sum, so the tolerance is tight
+// enough to see an accumulator that drops each element's fraction.
+enum class Data { integers, random, mean_one };
 
 struct Matrix {
   long long rows, cols;
@@ -56,7 +59,10 @@ struct Matrix {
 };
 
 std::string matrix_name(const Matrix& m) {
-  return fmt::format("{}x{}{}", m.rows, m.cols, m.data == Data::random ? "_random" : "");
+  return fmt::format("{}x{}{}", m.rows, m.cols,
+                     m.data == Data::random     ? "_random"
+                     : m.data == Data::mean_one ? "_mean_one"
+                                                : "");
 }
 
 // Rows of 1 .. 1024 floats: every team width (1, 2, 4, 8, 16, 32 lanes) with rows that fill a
@@ -92,6 +98,12 @@ std::vector<Matrix> wide_shapes() {
                                                                          {1, (1 << 22) + 3}})
     out.push_back({r, c});
   out.push_back({3, 100003, Data::random});
+  // An int accumulator (int v; v += x[c]) is exact on whole numbers, and on the mixed magnitudes
+  // its error (under 1 per addition, at most about 10^5 in a row of 100,003) hides in a tolerance
+  // of about 2.8 x 10^7: the sum of |x| is about 4.7 x 10^9, 6 elements in 64 having magnitudes
+  // up to 10^6 (harness/draw.hpp). On floats in [0.5, 1.5) it loses 0.5 per element on average,
+  // about 5 x 10^4, against a tolerance near 600 (1.01 x 100,003 x 2^-24 x 100,003).
+  out.push_back({3, 100003, Data::mean_one});
   return out;
 }
 
@@ -137,6 +149,18 @@ harness::Advice row_advice(const Matrix& m, const harness::Input<float>& xs) {
     const long long r = static_cast<long long>(mm.first);
     const double got = std::strtod(mm.got.c_str(), nullptr);
     const float* row = x.data() + r * m.cols;
+    if (m.data == Data::mean_one) {  // whatever the width: the element's fraction dropped
+      double sum = 0;
+      for (long long c = 0; c < m.cols; ++c) sum += row[c];
+      // An honest float sum is off by at most the tolerance (about 600 for 100,003 columns);
+      // dropping the fractions of floats in [0.5, 1.5) loses 0.5 per element on average.
+      if (sum - got > 0.25 * static_cast<double>(m.cols))
+        return fmt::format(
+            "out[{}] is {:.0f} short of the row's sum, {:.2f} per element of a row of floats in "
+            "[0.5, 1.5): an int accumulator drops every element's fraction. Keep the thread's "
+            "sum in a float",
+            r, sum - got, (sum - got) / static_cast<double>(m.cols));
+    }
     if (m.cols > reduction::NARROW_MAX_COLS) {
       const int parts = parts_of(m);
       for (int p = 0; p < parts && parts > 1; ++p) {
@@ -183,12 +207,16 @@ struct RowSumOfDraws {
 constexpr long long kDeviceReferenceMaxCols = 1LL << 20;
 
 void row_sums(harness::Case& c, const Matrix& m) {
-  c.describe(m.cols <= reduction::NARROW_MAX_COLS ? "row_sums_narrow" : "row_sums_wide",
-             fmt::format("{} x {} (rows x cols; {}){}", thousands(m.rows), thousands(m.cols),
-                         geometry(m), m.data == Data::integers ? "" : ", random floats"));
+  c.describe(
+      m.cols <= reduction::NARROW_MAX_COLS ? "row_sums_narrow" : "row_sums_wide",
+      fmt::format("{} x {} (rows x cols; {}){}", thousands(m.rows), thousands(m.cols), geometry(m),
+                  m.data == Data::integers   ? ""
+                  : m.data == Data::mean_one ? ", floats in [0.5, 1.5)"
+                                             : ", random floats"));
   const std::size_t n = static_cast<std::size_t>(m.rows * m.cols);
-  const auto x = m.data == Data::integers ? c.input<float>("x", n, reduction::SmallIntegers{})
-                                          : c.input<float>("x", n);
+  const auto x = m.data == Data::integers   ? c.input<float>("x", n, reduction::SmallIntegers{})
+                 : m.data == Data::mean_one ? c.input<float>("x", n, reduction::PositiveMean{})
+                                            : c.input<float>("x", n);
   const auto out = c.output<float>("out", static_cast<std::size_t>(m.rows));
   c.launch(reduction::launch_row_sums, x, out, m.rows, m.cols);
   c.ceiling(reduction::launch_row_sums_rung, x, out, m.rows, m.cols);

@@ -10,10 +10,7 @@ UNUSED_DETERMINISTIC_SUM
 
 __global__ void row_sums_wide(const float* __restrict__ x, float* __restrict__ out, long long rows,
                               long long cols, int parts) {
-  const long long row = blockIdx.x / parts;
-  const int part = blockIdx.x % parts;
-  const long long begin = row_part_begin(cols, parts, part);
-  const long long end = row_part_begin(cols, parts, part + 1);
+  const auto [row, begin, end] = wrong_helpers::wide_part(cols, parts);
   float v = 0.0f;
   for (long long c = begin + threadIdx.x; c < end; c += blockDim.x) v += x[row * cols + c];
   v = wrong_helpers::block_sum(v);

@@ -7,6 +7,17 @@
 namespace reduction {
 namespace wrong_helpers {
 
+// The row and the columns [begin, end) of this block's part in row_sums_wide (block b: row
+// b / parts, part b % parts), as the solution splits a row.
+struct WidePart {
+  long long row, begin, end;
+};
+__device__ inline WidePart wide_part(long long cols, int parts) {
+  const int part = static_cast<int>(blockIdx.x % parts);
+  return {blockIdx.x / parts, row_part_begin(cols, parts, part),
+          row_part_begin(cols, parts, part + 1)};
+}
+
 // The sum of v over the warp's 32 lanes, in lane 0; every lane must call it.
 __device__ inline float warp_sum(float v) {
   for (int offset = WARP_SIZE / 2; offset > 0; offset /= 2)
