@@ -249,7 +249,15 @@ void row_sums(harness::Case& c, const Matrix& m) {
 
 // ============================== arg_max ==============================
 
-enum class Plant { none, tie_middle_and_last, max_at_last, tie_in_thread, tie_in_warp };
+enum class Plant {
+  none,
+  tie_middle_and_last,
+  max_at_last,
+  tie_in_thread,
+  tie_in_warp,
+  tie_across_warps,  // x[40] = x[grid + 3]: warp 1's maximum has the lower index
+  tie_across_lanes,  // x[6] = x[grid + 5]: lane 6's maximum has the lower index
+};
 
 struct ArgMaxCase {
   long long n;
@@ -266,13 +274,18 @@ std::string arg_max_name(const ArgMaxCase& a) {
   if (a.plant == Plant::max_at_last) data += "_max_last";
   if (a.plant == Plant::tie_in_thread) data += "_tie_in_thread";
   if (a.plant == Plant::tie_in_warp) data += "_tie_in_warp";
+  if (a.plant == Plant::tie_across_warps) data += "_tie_across_warps";
+  if (a.plant == Plant::tie_across_lanes) data += "_tie_across_lanes";
   return fmt::format("n_{}_{}", a.n, data);
 }
 
 // Negative data with -infinity among it, whose maximum repeats at large n (within one thread's
 // grid-stride share, across warps and across blocks); all -infinity (the answer is 0); a planted
 // maximum at the last index; planted equal maxima in the middle and at the end, in one thread's
-// share (a grid's width apart) and in one warp (neighbours).
+// share (a grid's width apart) and in one warp (neighbours); and equal maxima where the lower
+// warp or lane found its maximum in a later pass of the grid-stride loop (element grid + 3 in warp
+// 0 against element 40 in warp 1; grid + 5 in lane 5 against 6 in lane 6), so that a block or a
+// warp that breaks ties by warp or lane order instead of by index shows.
 std::vector<ArgMaxCase> arg_max_cases() {
   std::vector<ArgMaxCase> out;
   for (long long n : {1LL, 2LL, 31LL, 33LL, 257LL, 1000LL, 65537LL, 1000003LL, (1LL << 22) + 3})
@@ -285,6 +298,8 @@ std::vector<ArgMaxCase> arg_max_cases() {
   }
   for (long long n : {1000LL, 1000003LL}) out.push_back({n, -1.0f, 4, Plant::tie_in_warp});
   out.push_back({1000003, -1.0f, 4, Plant::tie_in_thread});  // > the grid's threads on an H200
+  out.push_back({1000003, -1.0f, 4, Plant::tie_across_warps});
+  out.push_back({1000003, -1.0f, 4, Plant::tie_across_lanes});
   return out;
 }
 
@@ -398,6 +413,12 @@ void arg_max(harness::Case& c, const ArgMaxCase& a) {
     const std::size_t second = a.plant == Plant::tie_in_warp ? 6 : 5 + grid;
     x.set(5, 7.0f);
     x.set(std::min(second, n - 1), 7.0f);
+  } else if (a.plant == Plant::tie_across_warps || a.plant == Plant::tie_across_lanes) {
+    // Element grid + t is thread t's second; 40 is thread 40's first (block 0, warp 1, lane 8).
+    const std::size_t grid = static_cast<std::size_t>(blocks) * kBlock;
+    const bool warps = a.plant == Plant::tie_across_warps;
+    x.set(warps ? 40 : 6, 7.0f);
+    x.set(std::min(grid + (warps ? 3 : 5), n - 1), 7.0f);
   }
   const auto key = c.output<unsigned long long>("key", 1);
   c.launch(reduction::launch_arg_max, x, a.n, key);
