@@ -100,7 +100,7 @@ inline double deterministic_sum_bound(long long n, double sum_abs) {
   const double links = SUM_TILE / BLOCK_THREADS + tree +
                        static_cast<double>((tiles + BLOCK_THREADS - 1) / BLOCK_THREADS) + tree +
                        16.0;
-  return 1.01 * links * std::ldexp(1.0, -24) * sum_abs;
+  return harness::float_rounding_bound(links, sum_abs);
 }
 
 }  // namespace reduction

@@ -325,7 +325,7 @@ void array_sum(harness::Case& c, const SumShape& s) {
   }
   const long long threads = static_cast<long long>(blocks) * kBlock;
   const double links = static_cast<double>((s.n + threads - 1) / threads + 16 + blocks);
-  const double tolerance = 1.01 * links * std::ldexp(1.0, -24) * magnitude;
+  const double tolerance = harness::float_rounding_bound(links, magnitude);
   c.expect_near(out, {exact}, {tolerance});
 }
 

@@ -164,8 +164,7 @@ harness::Advice row_advice(const Matrix& m, const harness::Input<float>& xs) {
               "must add its part with atomicAdd(&out[row], block_sum)",
               r, p, b, e - 1, parts);
       }
-    }
-    if (m.data == Data::mean_one) {  // whatever the width: the elements' fractions dropped
+      if (m.data != Data::mean_one) return "";
       double sum = 0;
       for (long long c = 0; c < m.cols; ++c) sum += row[c];
       // An honest float sum is off by at most the tolerance (about 24 for 20,011 columns);
@@ -178,8 +177,8 @@ harness::Advice row_advice(const Matrix& m, const harness::Input<float>& xs) {
             "[0.5, 1.5): an int accumulator drops every element's fraction. Keep the thread's "
             "sum in a float",
             r, sum - got, lost);
+      return "";
     }
-    if (m.cols > reduction::NARROW_MAX_COLS) return "";
     const int lanes = reduction::row_team_lanes(m.cols);
     double lane0 = 0;
     for (long long c = 0; c < m.cols; c += lanes) lane0 += row[c];
@@ -245,7 +244,7 @@ void row_sums(harness::Case& c, const Matrix& m) {
   for (long long r = 0; r < m.rows; ++r) {
     double magnitude = 0;
     for (long long k = 0; k < m.cols; ++k) magnitude += std::fabs(x.host()[r * m.cols + k]);
-    tolerance[r] = 1.01 * static_cast<double>(m.cols) * std::ldexp(1.0, -24) * magnitude;
+    tolerance[r] = harness::float_rounding_bound(static_cast<double>(m.cols), magnitude);
   }
   c.expect_near(out, exact, tolerance, where, row_advice(m, x));
 }
@@ -397,6 +396,38 @@ unsigned long long arg_max_on_device(std::uint64_t seed, std::size_t n,
   return harness::max_on_device<unsigned long long>(n, KeyOfDraw{seed, draw});
 }
 
+// Where `plant` puts the value 7, above every drawn one, in n elements under a grid of `grid`
+// threads (element i is thread i % grid's, in pass i / grid). Thread 5 of block 0 holds elements
+// 5, grid + 5, ...; lanes 5 and 6 of its warp are neighbours; element 40 is warp 1's (lane 8).
+// With one block of 256 threads the grid's width is 256. Past the end, the last element instead.
+std::vector<std::size_t> planted_maxima(Plant plant, std::size_t n, std::size_t grid) {
+  std::vector<std::size_t> at;
+  switch (plant) {
+    case Plant::none:
+      break;
+    case Plant::tie_middle_and_last:
+      at = {n / 2, n - 1};
+      break;
+    case Plant::max_at_last:
+      at = {n - 1};
+      break;
+    case Plant::tie_in_thread:
+      at = {5, grid + 5};
+      break;
+    case Plant::tie_in_warp:
+      at = {5, 6};
+      break;
+    case Plant::tie_across_warps:
+      at = {40, grid + 3};
+      break;
+    case Plant::tie_across_lanes:
+      at = {6, grid + 5};
+      break;
+  }
+  for (std::size_t& i : at) i = std::min(i, n - 1);
+  return at;
+}
+
 void arg_max(harness::Case& c, const ArgMaxCase& a) {
   int blocks = 0;
   harness::check(reduction::default_blocks(a.n, &blocks), "default_blocks");
@@ -408,25 +439,8 @@ void arg_max(harness::Case& c, const ArgMaxCase& a) {
   const std::size_t n = static_cast<std::size_t>(a.n);
   const reduction::ArgMaxValues draw{a.top, a.minus_inf_per_64};
   const auto x = c.input<float>("x", n, draw);
-  if (a.plant == Plant::tie_middle_and_last) {
-    x.set(n / 2, 7.0f);
-    x.set(n - 1, 7.0f);
-  } else if (a.plant == Plant::max_at_last) {
-    x.set(n - 1, 7.0f);
-  } else if (a.plant == Plant::tie_in_thread || a.plant == Plant::tie_in_warp) {
-    // Thread 5 of block 0 holds elements 5, 5 + grid, ...; lanes 5 and 6 of its warp are
-    // neighbours. With one block of 256 threads the grid's width is 256.
-    const std::size_t grid = static_cast<std::size_t>(blocks) * kBlock;
-    const std::size_t second = a.plant == Plant::tie_in_warp ? 6 : 5 + grid;
-    x.set(5, 7.0f);
-    x.set(std::min(second, n - 1), 7.0f);
-  } else if (a.plant == Plant::tie_across_warps || a.plant == Plant::tie_across_lanes) {
-    // Element grid + t is thread t's second; 40 is thread 40's first (block 0, warp 1, lane 8).
-    const std::size_t grid = static_cast<std::size_t>(blocks) * kBlock;
-    const bool warps = a.plant == Plant::tie_across_warps;
-    x.set(warps ? 40 : 6, 7.0f);
-    x.set(std::min(grid + (warps ? 3 : 5), n - 1), 7.0f);
-  }
+  for (std::size_t i : planted_maxima(a.plant, n, static_cast<std::size_t>(blocks) * kBlock))
+    x.set(i, 7.0f);
   const auto key = c.output<unsigned long long>("key", 1);
   c.launch(reduction::launch_arg_max, x, a.n, key);
   c.ceiling(reduction::launch_cub_arg_max, x, a.n, key);

@@ -125,8 +125,8 @@ Pixels mix_timing() {
 }
 
 // Output j of M v in double, and how far a float M v may be from it in any order of its eight
-// products and seven additions, fused or not: 1.01 * 8 * 2^-24 * sum of |m_jk v_k| (the dot
-// product's bound, Higham's gamma_8). M or the pixels rounded to half (unit roundoff 2^-11, against
+// products and seven additions, fused or not: harness::float_rounding_bound(8, sum of |m_jk v_k|)
+// (the dot product's gamma_8). M or the pixels rounded to half (unit roundoff 2^-11, against
 // float's 2^-24; magnitudes past 65,504 become infinite) or to bf16 (2^-8) leave most outputs far
 // outside it.
 void expect_float_mix(harness::Case& c, const harness::Output<float>& out,
@@ -143,7 +143,7 @@ void expect_float_mix(harness::Case& c, const harness::Output<float>& out,
         magnitude += std::fabs(term);
       }
       exact[p * CHANNELS + r] = s;
-      tolerance[p * CHANNELS + r] = 1.01 * CHANNELS * std::ldexp(1.0, -24) * magnitude;
+      tolerance[p * CHANNELS + r] = harness::float_rounding_bound(CHANNELS, magnitude);
     }
   c.expect_near(out, exact, tolerance, pixel_where(), [](const harness::Mismatches& mm) {
     if (mm.first_unwritten) return std::string();

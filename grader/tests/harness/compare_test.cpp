@@ -2,7 +2,9 @@
 // must be those of a serial scan, wherever the ranges split.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <limits>
+#include <random>
 #include <stdexcept>
 #include <utility>
 #include <vector>
@@ -50,6 +52,41 @@ TEST(CompareNear, ToleranceAndNonFiniteValues) {
 // The transpose reference of lessons 07 and 09: every element moved, on shapes smaller than,
 // equal to and larger than its 64x64 blocks, non-square both ways; a size that is not
 // rows * cols is refused.
+// The bound the lessons hold float sums and dot products to: a float dot product of eight mixed
+// values, one multiply and seven fused multiply-adds as lesson 15's solution computes it, or a
+// sequential float sum of 20,011 values of mean 1 (lesson 10's mean-one row), stays inside it,
+// and an int running sum of those values (lesson 10's int_accumulator) does not.
+TEST(FloatRoundingBound, HoldsFloatResultsAndNotAnIntAccumulator) {
+  EXPECT_DOUBLE_EQ(harness::float_rounding_bound(8, 1.0), 1.01 * 8 / 16777216.0);
+  const std::vector<float> m = harness::random_floats(8 * 512, 1),
+                           v = harness::random_floats(8 * 512, 2);
+  for (std::size_t j = 0; j < 512; ++j) {
+    float s = m[8 * j] * v[8 * j];
+    double exact = double(m[8 * j]) * v[8 * j], magnitude = std::fabs(exact);
+    for (int k = 1; k < 8; ++k) {
+      s = std::fma(m[8 * j + k], v[8 * j + k], s);
+      const double term = double(m[8 * j + k]) * v[8 * j + k];
+      exact += term;
+      magnitude += std::fabs(term);
+    }
+    EXPECT_LE(std::fabs(s - exact), harness::float_rounding_bound(8, magnitude)) << j;
+  }
+  std::mt19937 gen(3);
+  std::uniform_real_distribution<float> mean_one(0.5f, 1.5f);
+  float sum = 0;
+  int truncated = 0;  // the int accumulator: every addition drops the fraction
+  double exact = 0, magnitude = 0;
+  for (int i = 0; i < 20011; ++i) {
+    const float y = mean_one(gen);
+    sum += y;
+    truncated += y;
+    exact += y;
+    magnitude += y;
+  }
+  EXPECT_LE(std::fabs(sum - exact), harness::float_rounding_bound(20011, magnitude));
+  EXPECT_GT(std::fabs(truncated - exact), harness::float_rounding_bound(20011, magnitude));
+}
+
 TEST(HostTranspose, MovesEveryElementOnAnyShape) {
   for (const auto& [rows, cols] : std::vector<std::pair<int, int>>{
            {1, 1}, {1, 70}, {70, 1}, {3, 5}, {64, 64}, {65, 129}, {200, 63}}) {

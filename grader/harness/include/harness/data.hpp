@@ -4,6 +4,7 @@
 
 #include <vector_types.h>  // float4
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -98,6 +99,17 @@ struct Near {
   double exact = 0;      ///< the exact value (double precision)
   double tolerance = 0;  ///< how far from it a right element may be, >= 0
 };
+
+/// How far a float result may be from the exact one when its longest chain of roundings (additions,
+/// multiplications or fused multiply-adds, one after the other) has `links` of them and its terms'
+/// magnitudes sum to `sum_abs`: 1.01 x links x 2^-24 x sum_abs. That is Higham's gamma_links
+/// (links u / (1 - links u), u = 2^-24: "Accuracy and Stability of Numerical Algorithms", 2nd ed.,
+/// sections 3.1 and 4.2), for any order and tree of the operations; the 1% covers 1 / (1 - links u)
+/// while links u <= 0.0099, i.e. up to about 166,000 links. Inline: the lessons' header-only host
+/// references use it too.
+inline double float_rounding_bound(double links, double sum_abs) {
+  return 1.01 * links * std::ldexp(1.0, -24) * sum_abs;
+}
 
 /// Tells whether element `i` of an output still holds what it held before the launch.
 using Unwritten = std::function<bool(std::size_t i)>;
