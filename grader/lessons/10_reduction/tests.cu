@@ -362,13 +362,26 @@ harness::Advice arg_max_advice(const harness::Input<float>& xs, int blocks) {
     const auto block_of = [blocks](long long k) { return (k / kBlock) % blocks; };
     if (v == max && i > expected && block_of(i) == block_of(expected)) return ties;
     const std::vector<unsigned long long> best = block_best_keys(x, blocks);
-    for (int b = 0; b < blocks && blocks > 1; ++b)
-      if (got == best[static_cast<std::size_t>(b)])
+    for (int b = 0; b < blocks && blocks > 1; ++b) {
+      if (got != best[static_cast<std::size_t>(b)]) continue;
+      // A maximum too, and block b's best: from the key alone, block b's key may be the only one
+      // that arrived, or the expected index's block may have broken a tie toward a higher index
+      // (its key then lost to block b's). Say both.
+      if (v == max)
         return fmt::format(
-            "*key is the best of block {}'s elements, and only one block's elements made it into "
-            "*key; {}. Blocks finish in any order: each must merge its key with atomicMax(key, "
-            "...), not store it",
-            b, want);
+            "*key names index {}, x[{}] = {}: a maximum too, and the best of block {}'s "
+            "elements; but {}, in block {}. Either only one block's elements made it into *key "
+            "(blocks finish in any order: each must merge its key with atomicMax(key, ...), not "
+            "store it), or block {} broke a tie toward a higher index and lost to block {} (on "
+            "equal values the lowest index wins: replace a thread's best only when x[i] > best, "
+            "and keep the lower index when combining lanes and warps)",
+            i, i, harness::show(v), b, want, block_of(expected), block_of(expected), b);
+      return fmt::format(
+          "*key is the best of block {}'s elements, and only one block's elements made it into "
+          "*key; {}. Blocks finish in any order: each must merge its key with atomicMax(key, "
+          "...), not store it",
+          b, want);
+    }
     if (v == max && i > expected) return ties;
     if (v < max)
       return fmt::format(
