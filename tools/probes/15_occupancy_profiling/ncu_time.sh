@@ -22,8 +22,8 @@
 #                  starts it (--gpu-held-by-caller --wait-for-go FILE, the file locked by the probe),
 #                  told go 3 s later (ncu's own start is over by then, as it is by the time the
 #                  grade reaches the step); printed: seconds from go to ncu's "Connected to process"
-#                  line (if after go: the program's first CUDA call under ncu's injection, which the
-#                  program could make before go), to its first "Profiling" line, and to its exit
+#                  line (negative: before go, as the program now creates its context before it
+#                  waits), to the first test's start (GoogleTest's "[ RUN" line), and to ncu's exit
 # Logs go to $OUT (default /tmp/ncu_time); nothing in the repository is changed.
 set -uo pipefail
 build=${1:?usage: tools/probes/15_occupancy_profiling/ncu_time.sh BUILD_DIR [RUNS]}
@@ -110,7 +110,7 @@ python3 - "$out" "$runs" "$ncu" "$bin" "$cases" "$kernels" "$all_metrics" <<'PY'
 import fcntl, os, statistics, subprocess, sys, threading, time
 out, runs, ncu, binary, cases, kernels, metrics = sys.argv[1], int(sys.argv[2]), *sys.argv[3:]
 go = os.path.join(out, "go")
-intervals = {"connected": [], "first profiling": [], "exit": []}
+intervals = {"connected": [], "first test": [], "exit": []}
 for run in range(runs):
     fd = os.open(go, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o644)
     fcntl.flock(fd, fcntl.LOCK_EX)
@@ -138,7 +138,7 @@ for run in range(runs):
         print(f"  after_go: exit code {rc} (see {out}/after_go.log)")
     first = lambda word: next((t - t_go for t, l in lines if l.startswith("==PROF==") and word in l), float("nan"))
     intervals["connected"].append(first("Connected"))
-    intervals["first profiling"].append(first("Profiling"))
+    intervals["first test"].append(next((t - t_go for t, l in lines if l.startswith("[ RUN")), float("nan")))
     intervals["exit"].append(t_exit - t_go)
 print("after_go     seconds after go, median (runs): " + "; ".join(
     f"{k} {statistics.median(v):.2f} ({' '.join(f'{x:.2f}' for x in v)})" for k, v in intervals.items()))

@@ -39,12 +39,13 @@ NcuResult run_ncu(const std::string& ncu, const std::string& kernels,
 /// Nsight Compute started ahead of the test that reads it (lesson 15's profile step), so that ncu's
 /// own start and the profiled program's run while the grade's other tests do (lesson 15's full
 /// grade once built, 4.13 -> 3.41-3.48 s on our H200: docs/measured/H200.md, seventeenth session).
-/// The program is started with `--wait-for-go DIR/go` appended and waits in wait_for_go() before
-/// its first CUDA call, touching no GPU, until finish() says go: call that only once this process
-/// has the GPU alone (the profiled test's wait_for_quiet_gpu()). Destroyed without finish() (the
-/// test did not run), it never says go: the program exits without using the GPU, and ncu is stopped
-/// (SIGTERM, SIGKILL after about 5 s). A grade killed outright, or ended by a lost CUDA context,
-/// leaves `dir` behind (its processes go with its process group, as the grader kills it).
+/// The program is started with `--wait-for-go DIR/go` appended: it creates its CUDA context (ncu
+/// connects to it then), launches nothing, and waits in wait_for_go() until finish() says go: call
+/// that only once this process has the GPU alone (the profiled test's wait_for_quiet_gpu()).
+/// Destroyed without finish() (the test did not run), it never says go: the program exits without
+/// launching a kernel, and ncu is stopped (SIGTERM, SIGKILL after about 5 s). A grade killed
+/// outright, or ended by a lost CUDA context, leaves `dir` behind (its processes go with its
+/// process group, as the grader kills it).
 class StartedNcu {
  public:
   /// Starts `ncu` as run_ncu() does (same parameters); errors surface in finish().
