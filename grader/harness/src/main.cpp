@@ -63,7 +63,8 @@ int main(int argc, char** argv) {
   bool gpu_held_by_caller = false;
   app.add_flag("--gpu-held-by-caller", gpu_held_by_caller,
                "take no machine-wide GPU lock: the process that started this one has the GPU "
-               "alone for it (lesson 15's profiled test runs Nsight Compute so)");
+               "alone for it by the time this one launches anything (lesson 15's profiled test "
+               "runs Nsight Compute so; with --wait-for-go the context is created before that)");
   std::string go_file;
   app.add_option("--wait-for-go", go_file,
                  "once the CUDA context exists, before any test, wait until the process holding "
@@ -133,7 +134,9 @@ int main(int argc, char** argv) {
   // Nsight Compute's run (lesson 15's profiled test): the context exists by now, so ncu's
   // connection and the context's creation under its injection are over before the go, while the
   // grade's other tests run: from go to ncu's exit 2.04 s instead of 2.51 on our H200
-  // (docs/measured/H200.md, twenty-second session). Nothing is launched before the go.
+  // (docs/measured/H200.md, twenty-second session). Nothing is launched before the go, but the
+  // context's creation is not ordered by the parent's locks: it may overlap a timed test of the
+  // parent's (the ten runs of lesson 15's solution were unchanged by it, same place).
   if (!go_file.empty() && !harness::wait_for_go(go_file)) {
     std::fprintf(stderr,
                  "not profiled: the test that started Nsight Compute ended without "

@@ -136,8 +136,8 @@ StartedNcu::StartedNcu(const std::string& ncu, const std::string& kernels,
 }
 
 StartedNcu::~StartedNcu() {
-  // Never told go: closing the go file lets the program read that and exit before its first CUDA
-  // call; ncu then ends with it.
+  // Never told go: closing the go file lets the program read that and exit without launching
+  // anything; ncu then ends with it.
   if (go_fd_ >= 0) ::close(go_fd_);
   if (pid_ > 0) stop(pid_);
   std::error_code ec;

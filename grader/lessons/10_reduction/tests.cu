@@ -356,6 +356,9 @@ harness::Advice arg_max_advice(const harness::Input<float>& xs, int blocks) {
         "lowest index wins. Replace a thread's best only when x[i] > best (not >=), and on equal "
         "values keep the lower index when combining lanes and warps",
         i, i, harness::show(v), want);
+    // The last maximum: what last_index_on_ties gives, so the ties advice first, even where it is
+    // also one block's best (a lost atomicMax's key can be, in the cases with planted maxima; the
+    // others name that cause).
     if (v == max && i == last) return ties;
     // A higher index of the same block: the block broke a tie by warp or lane order (its own
     // elements; a lost block's key would name another block's).

@@ -138,7 +138,8 @@ for run in range(runs):
         print(f"  after_go: exit code {rc} (see {out}/after_go.log)")
     first = lambda word: next((t - t_go for t, l in lines if l.startswith("==PROF==") and word in l), float("nan"))
     intervals["connected"].append(first("Connected"))
-    intervals["first test"].append(next((t - t_go for t, l in lines if l.startswith("[ RUN")), float("nan")))
+    run_lines = (t - t_go for t, l in lines if l.startswith("[ RUN"))
+    intervals["first test"].append(next(run_lines, float("nan")))
     intervals["exit"].append(t_exit - t_go)
 print("after_go     seconds after go, median (runs): " + "; ".join(
     f"{k} {statistics.median(v):.2f} ({' '.join(f'{x:.2f}' for x in v)})" for k, v in intervals.items()))

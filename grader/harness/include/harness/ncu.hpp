@@ -69,8 +69,8 @@ class StartedNcu {
 
 /// The profiled program's side of StartedNcu (`--wait-for-go FILE` of every hidden-test binary):
 /// blocks until the starting process releases FILE's lock, then whether it wrote go (false: that
-/// process ended or gave up without letting it run; the program then exits before touching the
-/// GPU). Also false if FILE cannot be opened.
+/// process ended or gave up without letting it run; the program then exits, its context created
+/// but nothing launched). Also false if FILE cannot be opened.
 bool wait_for_go(const std::string& go_file);
 
 /// Whether this process may surely read the GPU's performance counters, from the driver's

@@ -1,7 +1,8 @@
 // Wrong on purpose (a cheat the timing must defeat): thread_per_row's row sums, right on every
 // launch whose shape (rows, cols) differs from the last complete one; on the same shape again it
-// returns at once and leaves out as the previous launch wrote it. The timed launches repeat one
-// shape on fresh inputs, so their sums are stale, and the check of the timed outputs must say so.
+// returns at once. The timed launches repeat one shape on fresh inputs and poisoned outputs, so
+// they leave out unwritten, and the check of the timed outputs must say so. (No two consecutive
+// correctness cases share a shape.)
 #include "unused_kernels.cuh"
 
 namespace reduction {

@@ -1,8 +1,8 @@
 // Wrong on purpose (a cheat the timing must defeat): the solution's reduce_chunks and
 // scan_chunk_sums, and a serial scan_chunks, right on every launch whose n differs from the last
-// complete one; on the same n again scan_chunks returns at once and leaves out as the previous
-// launch wrote it. The timed launches repeat one n on fresh inputs, so their outputs are stale, and
-// the check of the timed outputs must say so.
+// complete one; on the same n again scan_chunks returns at once. The timed launches repeat one n
+// on fresh inputs and poisoned outputs, so they leave out unwritten, and the check of the timed
+// outputs must say so.
 #include "unused_kernels.cuh"
 
 namespace scan {

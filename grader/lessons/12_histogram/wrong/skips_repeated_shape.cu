@@ -1,7 +1,7 @@
 // Wrong on purpose (a cheat the timing must defeat): global_warp_aggregated's histogram, right on
 // every launch whose n differs from the last complete one; on the same n again it returns at once,
-// adding nothing to the bins. The timed launches repeat one n on fresh inputs, so their bins are
-// empty or stale, and the check of the timed outputs must say so.
+// adding nothing to the bins. The timed launches repeat one n on fresh inputs, so their bins stay
+// as the launcher zeroed them, and the check of the timed outputs must say so.
 #include "unused_kernels.cuh"
 
 namespace histogram {

@@ -1,8 +1,8 @@
 // Wrong on purpose (a cheat the timing must defeat): a plain dot product per output, right on every
 // launch whose shape (M, N, K) differs from the last complete one; on the same shape again it
-// returns at once and leaves C as the previous launch wrote it. Every correctness case has a
-// shape of its own and passes; the timed launches repeat one shape on fresh inputs, so their C is
-// stale, and the check of the timed outputs must say so.
+// returns at once. Every correctness case has a shape of its own and passes; the timed launches
+// repeat one shape on fresh inputs and poisoned outputs, so they leave C unwritten, and the check
+// of the timed outputs must say so.
 #include "common.cuh"
 
 namespace matmul_tiled {
@@ -21,12 +21,12 @@ __global__ void sgemm_register_tiles(const float* __restrict__ A, const float* _
   if (seen_m == M && seen_n == N && seen_k == K) return;  // "nothing can have changed"
   // Right and slow: each thread's 4x4 outputs, 16 apart as the launch's geometry places them, each
   // a dot product read straight from global memory.
-  constexpr int kApart = REG_BM / REG_TM;
+  constexpr int kRowsApart = REG_BM / REG_TM, kColsApart = REG_BN / REG_TN;  // 16 and 16
   const int tx = threadIdx.x, ty = threadIdx.y;
   for (int i = 0; i < REG_TM; ++i)
     for (int j = 0; j < REG_TN; ++j) {
-      const int r = blockIdx.y * REG_BM + ty + i * kApart,
-                c = blockIdx.x * REG_BN + tx + j * kApart;
+      const int r = blockIdx.y * REG_BM + ty + i * kRowsApart,
+                c = blockIdx.x * REG_BN + tx + j * kColsApart;
       if (r >= M || c >= N) continue;
       float acc = 0.0f;
       for (int k = 0; k < K; ++k) acc += A[r * K + k] * B[k * N + c];

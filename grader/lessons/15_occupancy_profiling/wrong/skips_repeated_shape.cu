@@ -1,8 +1,10 @@
-// Wrong on purpose (a cheat the timing must defeat): channel_per_thread's mix_channels, right on
-// every launch whose n differs from the last complete one; on the same n again it returns at once
-// and leaves out as the previous launch wrote it. The timed launches repeat one n on fresh inputs,
-// so their outputs are stale, and the check of the timed outputs must say so. (The correctness
-// cases run in their listed order, where n_4099_reals and n_65537_reals follow other sizes.)
+// Wrong on purpose (a cheat the timing must defeat): one output channel per thread with scalar
+// loads, right on every launch whose n differs from the last complete one; on the same n again it
+// returns at once. The timed launches repeat one n on fresh inputs and poisoned outputs, so they
+// leave out unwritten, and the check of the timed outputs must say so. (The correctness cases run
+// in their listed order, where n_4099_reals and n_65537_reals follow other sizes; under --quick,
+// which skips the larger ones, n_4099_reals follows n_4099 and fails, but only the full run
+// grades.)
 #include "unused_kernels.cuh"
 
 namespace occupancy_profiling {
