@@ -551,12 +551,14 @@ void run_speed(const std::string& lesson, const std::string& step,
            std::chrono::duration<double>(std::chrono::steady_clock::now() - checks_start).count());
     for (std::size_t k = 0; k < kept.size(); ++k)
       if (!wrong[k].empty()) {
+        // The conclusion first: the check's own message follows, with the lesson's reading of
+        // the output, which may speak of the shape although this shape passed untimed.
         ADD_FAILURE() << fmt::format(
-            "{}: timed launch {} of {} ({}), on inputs of its own, "
-            "left a wrong output: {}. The first, untimed launch on this shape was right, so the "
-            "result depends on something besides the input: an earlier launch (a remembered "
-            "result) or a race between threads (run --sanitize). The course checks the outputs "
-            "of timed launches chosen at random",
+            "{}: timed launch {} of {} ({}), on inputs of its own, left a wrong output, though "
+            "the first, untimed launch on this shape was right: the result depends on something "
+            "besides the input, an earlier launch (a remembered result) or a race between "
+            "threads (run --sanitize). The course checks the outputs of timed launches chosen at "
+            "random. What the check found: {}",
             course::protocol::kTimedResultsWrong, kept[k].pair + 1, t.ratio.size(), shape,
             wrong[k].front());
         return;
