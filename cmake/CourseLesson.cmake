@@ -196,6 +196,12 @@ function(_course_add_variants id lesson_json)
                              "the manifest lists wrong kernel ${name} but ${file} is missing"
                              EXCLUDE_FROM_ALL)
     list(APPEND wrong_variants ${name})
+    # Every wrong kernel at once, in one parallel build (`--target catalogue`), for `grader dev
+    # check --no-build`; dev check without it builds each variant in turn.
+    if(NOT TARGET catalogue)
+      add_custom_target(catalogue)
+    endif()
+    add_dependencies(catalogue grade_${id}__${name})
   endforeach()
 
   # GPU tier, through the driver exactly as an instructor runs it. Exit code 3 = no GPU = skipped.

@@ -2,9 +2,11 @@
 # The GPU tier (developers, on a machine with an NVIDIA GPU), in phases so that each fits one
 # device call. Logs and JSON go to $OUT (default ./out); a short summary is printed last.
 #   tools/gpu-suite.sh PHASE...     phases, in order given:
-#     build      configure + build the test preset (all variants), sm_$CUDA_ARCH (default 90)
+#     build      configure + build the test preset, and its `catalogue` target (every wrong
+#                kernel's grade executable, not in `all`), sm_$CUDA_ARCH (default 90)
 #     cpu        ctest without the GPU-labelled tests
-#     check      grader dev check: every solution, stub and wrong kernel once
+#     check      grader dev check: every solution, stub and wrong kernel once (of $LESSONS only,
+#                one lesson after another, when it is set)
 #     repeat     solutions $REPEAT_SOLUTIONS x (default 5) and the near-threshold wrong kernels
 #                $REPEAT_WRONG x (default 3): verdicts must not flip; a tally per entry at the end.
 #                The wrong kernels are the manifest's correct-but-slow ones (diagnosis "below the
@@ -172,13 +174,22 @@ for phase in "$@"; do
   case $phase in
   build)
     step configure-test cmake --preset test "${gen[@]}" -DCMAKE_CUDA_ARCHITECTURES="$arch" || exit 1
-    step build-test cmake --build build-test -j"$(nproc)" || { grep -E "error|FAILED" "$out/logs/build-test.log" | head -30; exit 1; } ;;
+    step build-test cmake --build build-test -j"$(nproc)" || { grep -E "error|FAILED" "$out/logs/build-test.log" | head -30; exit 1; }
+    # The wrong kernels are not in `all`; `check` and `repeat` grade them with --no-build.
+    step build-catalogue cmake --build build-test --target catalogue -j"$(nproc)" || { grep -E "error|FAILED" "$out/logs/build-catalogue.log" | head -30; exit 1; } ;;
   cpu)
     step ctest-cpu bash -c "cd build-test && ctest -LE gpu -j4 --output-on-failure" || rc_all=1
     tail -3 "$out/logs/ctest-cpu.log" ;;
   check)
-    step dev-check ./build-test/grader dev check --no-build || rc_all=1
-    grep -E "^(ok|DRIFT|skip)" "$out/logs/dev-check.log" ;;
+    if [ -z "${LESSONS:-}" ]; then
+      step dev-check ./build-test/grader dev check --no-build || rc_all=1
+      grep -E "^(ok|DRIFT|skip)" "$out/logs/dev-check.log"
+    else  # dev check takes one --lesson
+      for l in $lessons; do
+        step "dev-check-$l" ./build-test/grader dev check --no-build --lesson "$l" || rc_all=1
+        grep -E "^(ok|DRIFT|skip)" "$out/logs/dev-check-$l.log" | grep -F " $l "
+      done
+    fi ;;
   repeat)  # REPEAT_SOLUTIONS, REPEAT_WRONG, NEAR_THRESHOLD (see the top of this file)
     rs=${REPEAT_SOLUTIONS:-5} rw=${REPEAT_WRONG:-3}
     count_in_1_100 REPEAT_SOLUTIONS "$rs"
