@@ -320,6 +320,13 @@ std::vector<unsigned long long> block_best_keys(const std::vector<float>& x, int
   return best;
 }
 
+// The two rules arg_max's advice teaches, each worded once.
+constexpr char kTieRule[] =
+    "on equal values the lowest index wins: replace a thread's best only when x[i] > best (not "
+    ">=), and keep the lower index when combining lanes and warps";
+constexpr char kMergeRule[] =
+    "blocks finish in any order: each must merge its key with atomicMax(key, ...), not store it";
+
 harness::Advice arg_max_advice(const harness::Input<float>& xs, int blocks) {
   return [xs, blocks](const harness::Mismatches& m) -> std::string {
     const std::vector<float>& x = xs.host();  // drawn on the host only when a message needs it
@@ -351,11 +358,9 @@ harness::Advice arg_max_advice(const harness::Input<float>& xs, int blocks) {
         last = static_cast<long long>(k);
         break;
       }
-    const std::string ties = fmt::format(
-        "*key names index {}, and x[{}] = {} is a maximum too, but {}: on equal values the "
-        "lowest index wins. Replace a thread's best only when x[i] > best (not >=), and on equal "
-        "values keep the lower index when combining lanes and warps",
-        i, i, harness::show(v), want);
+    const std::string ties =
+        fmt::format("*key names index {}, and x[{}] = {} is a maximum too, but {}: {}", i, i,
+                    harness::show(v), want, kTieRule);
     // The last maximum: what last_index_on_ties gives, so the ties advice first, even where it is
     // also one block's best (a lost atomicMax's key can be, in the cases with planted maxima; the
     // others name that cause).
@@ -363,7 +368,8 @@ harness::Advice arg_max_advice(const harness::Input<float>& xs, int blocks) {
     // A higher index of the same block: the block broke a tie by warp or lane order (its own
     // elements; a lost block's key would name another block's).
     const auto block_of = [blocks](long long k) { return (k / kBlock) % blocks; };
-    if (v == max && i > expected && block_of(i) == block_of(expected)) return ties;
+    const long long home = block_of(expected);
+    if (v == max && i > expected && block_of(i) == home) return ties;
     const std::vector<unsigned long long> best = block_best_keys(x, blocks);
     for (int b = 0; b < blocks && blocks > 1; ++b) {
       if (got != best[static_cast<std::size_t>(b)]) continue;
@@ -374,16 +380,12 @@ harness::Advice arg_max_advice(const harness::Input<float>& xs, int blocks) {
         return fmt::format(
             "*key names index {}, x[{}] = {}: a maximum too, and the best of block {}'s "
             "elements; but {}, in block {}. Either only one block's elements made it into *key "
-            "(blocks finish in any order: each must merge its key with atomicMax(key, ...), not "
-            "store it), or block {} broke a tie toward a higher index and lost to block {} (on "
-            "equal values the lowest index wins: replace a thread's best only when x[i] > best, "
-            "and keep the lower index when combining lanes and warps)",
-            i, i, harness::show(v), b, want, block_of(expected), block_of(expected), b);
+            "({}), or block {} broke a tie toward a higher index and lost to block {} ({})",
+            i, i, harness::show(v), b, want, home, kMergeRule, home, b, kTieRule);
       return fmt::format(
           "*key is the best of block {}'s elements, and only one block's elements made it into "
-          "*key; {}. Blocks finish in any order: each must merge its key with atomicMax(key, "
-          "...), not store it",
-          b, want);
+          "*key; {}: {}",
+          b, want, kMergeRule);
     }
     if (v == max && i > expected) return ties;
     if (v < max)

@@ -49,9 +49,6 @@ TEST(CompareNear, ToleranceAndNonFiniteValues) {
 
 }  // namespace
 
-// The transpose reference of lessons 07 and 09: every element moved, on shapes smaller than,
-// equal to and larger than its 64x64 blocks, non-square both ways; a size that is not
-// rows * cols is refused.
 // The bound the lessons hold float sums and dot products to: a float dot product of eight mixed
 // values, one multiply and seven fused multiply-adds as lesson 15's solution computes it, or a
 // sequential float sum of 20,011 values of mean 1 (lesson 10's mean-one row), stays inside it,
@@ -87,6 +84,9 @@ TEST(FloatRoundingBound, HoldsFloatResultsAndNotAnIntAccumulator) {
   EXPECT_GT(std::fabs(truncated - exact), harness::float_rounding_bound(20011, magnitude));
 }
 
+// The transpose reference of lessons 07 and 09: every element moved, on shapes smaller than,
+// equal to and larger than its 64x64 blocks, non-square both ways; a size that is not
+// rows * cols is refused.
 TEST(HostTranspose, MovesEveryElementOnAnyShape) {
   for (const auto& [rows, cols] : std::vector<std::pair<int, int>>{
            {1, 1}, {1, 70}, {70, 1}, {3, 5}, {64, 64}, {65, 129}, {200, 63}}) {
