@@ -7,7 +7,7 @@
 #   grade_<id>            the hidden tests linked with the kernels from exercises/<id>/ (or
 #                         solutions/<id>/ with COURSE_SOLUTIONS): what `grader <id>` builds and runs
 #   grade_<id>__<variant> with COURSE_DEV_TARGETS: the same tests linked with solutions/ ("solution"),
-#                         exercises/ as shipped ("stub": git HEAD's copy, see
+#                         exercises/ as shipped ("stub": the course's commit of it, see
 #                         CourseShippedStub.cmake) and each wrong kernel
 #                         grader/lessons/<id>/wrong/NAME.cu the manifest lists; each is also a
 #                         ctest (gpu.<id>.<variant>). The wrong kernels' targets are not part of
@@ -25,6 +25,7 @@
 
 include(${CMAKE_CURRENT_LIST_DIR}/CourseJson.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/CourseShippedStub.cmake)
+include(${CMAKE_CURRENT_LIST_DIR}/CourseDeviceImage.cmake)
 
 set(COURSE_MANIFEST ${PROJECT_SOURCE_DIR}/lessons/course.json)
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${COURSE_MANIFEST})
@@ -39,15 +40,27 @@ function(_course_broken_target name message)
 endfunction()
 
 # Links the lesson's hidden tests and launchers with `kernel_sources` into executable `target`,
-# or, when there are none, makes `target` fail with `missing`.
+# or, when there are none, makes `target` fail with `missing`. DEVICE_IMAGES: the kernel files are
+# compiled device-only and loaded at run time, the executable linked with the lesson's host stubs
+# (cmake/CourseDeviceImage.cmake). EXCLUDE_FROM_ALL: not part of `all`.
 function(_course_grade_executable id target kernel_sources missing)
+  cmake_parse_arguments(P "EXCLUDE_FROM_ALL;DEVICE_IMAGES" "" "" ${ARGN})
   if(NOT kernel_sources)
     _course_broken_target(${target} "${missing}")
     return()
   endif()
   set(exclude "")
-  if(ARGN)  # EXCLUDE_FROM_ALL
+  if(P_EXCLUDE_FROM_ALL)
     set(exclude EXCLUDE_FROM_ALL)
+  endif()
+  add_executable(${target} ${exclude})
+  set_target_properties(${target} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${COURSE_LESSON_BIN_DIR})
+  if(P_DEVICE_IMAGES)
+    course_add_device_images(${id} ${target} "${kernel_sources}")
+    target_link_libraries(${target} PRIVATE lesson_${id}_tests lesson_${id}_launch
+                                            lesson_${id}_host_stubs course_harness_main)
+    course_link_device_images(${target} ${target})
+    return()
   endif()
   # Objects, not an archive: an edit relinks the executable without rewriting an archive first.
   add_library(${target}_kernels OBJECT ${exclude} ${kernel_sources})
@@ -56,10 +69,8 @@ function(_course_grade_executable id target kernel_sources missing)
   # kernel file, which every grade after an edit waits for, took up to 0.3 s less on our H200
   # (02's; 13's no less: docs/measured/H200.md, eighteenth session).
   target_compile_options(${target}_kernels PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:--threads=0>)
-  add_executable(${target} ${exclude})
   target_link_libraries(${target} PRIVATE lesson_${id}_tests lesson_${id}_launch ${target}_kernels
                                           course_harness_main)
-  set_target_properties(${target} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${COURSE_LESSON_BIN_DIR})
 endfunction()
 
 # Writes steps/<id>.hpp from the lesson's manifest entry `lesson_json`.
@@ -151,37 +162,60 @@ function(course_add_lesson id lesson_json)
   add_library(lesson_${id}_tests OBJECT ${tests})
   target_link_libraries(lesson_${id}_tests PUBLIC lesson_${id}_launch course_harness GTest::gtest)
 
+  # The stub as shipped: the stub variant's kernels, and the host stubs of device images.
+  course_lesson_uses_device_images("${lesson_json}" images)
+  set(stub "")
+  if(images OR COURSE_DEV_TARGETS)
+    course_stub_sources(${id} ${src} stub)
+  endif()
+  set(mode "")
+  if(images AND stub)
+    course_add_host_stubs(${id} "${stub}")
+    set(mode DEVICE_IMAGES)
+  endif()
+
   _course_grade_executable(${id} grade_${id} "${kernels}"
-                           "${kernel_dir}/ has no .cu file: restore it with `grader reset ${id}`")
-  if(TARGET grade_${id}_kernels)
+                           "${kernel_dir}/ has no .cu file: restore it with `grader reset ${id}`"
+                           ${mode})
+  set(built OFF)
+  if(TARGET grade_${id}_kernels OR TARGET grade_${id}_image)
+    set(built ON)
     # CPU smoke test (CI): the hidden-test binary links, starts and lists its tests without a GPU.
     add_test(NAME lesson.${id}.lists_tests COMMAND grade_${id} --gtest_list_tests)
   endif()
 
-  # The lab's bench links each lesson's tables, launchers and configured kernels (bench/).
-  if(EXISTS ${src}/lessons/${id}/bench.cu AND TARGET grade_${id}_kernels)
+  # The lab's bench links each lesson's tables, launchers and configured kernels (bench/): the
+  # kernel objects, or the host stubs and the images of grade_<id>.
+  if(EXISTS ${src}/lessons/${id}/bench.cu AND built)
     set_property(GLOBAL APPEND PROPERTY COURSE_BENCH_SOURCES ${src}/lessons/${id}/bench.cu)
-    set_property(GLOBAL APPEND PROPERTY COURSE_BENCH_LIBRARIES lesson_${id}_launch
-                                                               grade_${id}_kernels)
+    if(mode)
+      set_property(GLOBAL APPEND PROPERTY COURSE_BENCH_LIBRARIES lesson_${id}_launch
+                                                                 lesson_${id}_host_stubs)
+      set_property(GLOBAL APPEND PROPERTY COURSE_BENCH_IMAGE_TARGETS grade_${id})
+    else()
+      set_property(GLOBAL APPEND PROPERTY COURSE_BENCH_LIBRARIES lesson_${id}_launch
+                                                                 grade_${id}_kernels)
+    endif()
   endif()
 
   if(COURSE_DEV_TARGETS)
-    _course_add_variants(${id} "${lesson_json}")
+    _course_add_variants(${id} "${lesson_json}" "${stub}" "${mode}")
   endif()
 endfunction()
 
-# The instructors' variants of a lesson and the GPU tier's ctest for each.
-function(_course_add_variants id lesson_json)
+# The instructors' variants of a lesson and the GPU tier's ctest for each. `stub`: the stub as
+# shipped (the course's commit of it), not the student's working copy (cmake/CourseShippedStub.cmake); `mode`:
+# DEVICE_IMAGES or "" (cmake/CourseDeviceImage.cmake).
+function(_course_add_variants id lesson_json stub mode)
   set(src ${PROJECT_SOURCE_DIR})
-  # The stub as shipped (git HEAD), not the student's working copy: cmake/CourseShippedStub.cmake.
-  course_stub_sources(${id} ${src} stub)
   file(GLOB solution CONFIGURE_DEPENDS ${src}/solutions/${id}/*.cu)
-  _course_grade_executable(${id} grade_${id}__stub "${stub}" "exercises/${id}/ has no .cu file")
+  _course_grade_executable(${id} grade_${id}__stub "${stub}" "exercises/${id}/ has no .cu file"
+                           ${mode})
   if(TARGET lesson_${id}_shipped_stub AND TARGET grade_${id}__stub_kernels)
     add_dependencies(grade_${id}__stub_kernels lesson_${id}_shipped_stub)
   endif()
   _course_grade_executable(${id} grade_${id}__solution "${solution}"
-                           "solutions/${id}/ has no .cu file")
+                           "solutions/${id}/ has no .cu file" ${mode})
   set(variants stub solution)
 
   course_json_indices(wrong "${lesson_json}" OPTIONAL wrong_kernels)
@@ -194,7 +228,7 @@ function(_course_add_variants id lesson_json)
     endif()
     _course_grade_executable(${id} grade_${id}__${name} "${sources}"
                              "the manifest lists wrong kernel ${name} but ${file} is missing"
-                             EXCLUDE_FROM_ALL)
+                             EXCLUDE_FROM_ALL ${mode})
     list(APPEND wrong_variants ${name})
     # Every wrong kernel at once, in one parallel build (`--target catalogue`), for `grader dev
     # check --no-build`; dev check without it builds each variant in turn.
@@ -234,9 +268,8 @@ endfunction()
 
 # Adds every lesson whose manifest status is "ready".
 function(course_add_lessons_from_manifest)
-  if(COURSE_DEV_TARGETS)
-    course_stub_origin(${PROJECT_SOURCE_DIR})  # git HEAD, or undecided
-  endif()
+  course_stub_origin(${PROJECT_SOURCE_DIR})  # git HEAD, or undecided
+  course_device_images_check()
   course_json_indices(lessons "${COURSE_MANIFEST_TEXT}" lessons)
   foreach(i IN LISTS lessons)
     string(JSON lesson GET "${COURSE_MANIFEST_TEXT}" lessons ${i})
@@ -246,4 +279,5 @@ function(course_add_lessons_from_manifest)
       course_add_lesson(${id} "${lesson}")
     endif()
   endforeach()
+  course_add_device_image_test()
 endfunction()

@@ -1,10 +1,11 @@
 # The stub variant of a lesson (grade_<id>__stub, test gpu.<id>.stub) must grade the stub as the
 # course ships it, not the student's working copy: with lesson 01 solved in exercises/, the README's
 # test command failed gpu.01_hello_threads.stub (the "stub" passed). So in a git checkout the stub
-# variant compiles exercises/<id>/*.cu as committed (git HEAD), copied into the build tree at build
-# time (edits and commits after configure are seen; an unchanged copy is not rewritten, so nothing
-# recompiles). A file HEAD does not have yet (a lesson being written) is taken from the working
-# copy. Without git, or outside a checkout, whether the working copy is the stub cannot be told:
+# variant compiles exercises/<id>/*.cu as committed by the course (the newest commit that changed
+# the lesson's own files, shipped_stub.cmake; a student's commits of exercises/ are not it), copied
+# into the build tree at build time (edits and commits after configure are seen; an unchanged copy
+# is not rewritten, so nothing recompiles). A file that commit does not have (a lesson being
+# written) is taken from the working copy. Without git, or outside a checkout, whether the working copy is the stub cannot be told:
 # the variant still compiles (the working copy) and its GPU test is skipped with that reason.
 
 set(COURSE_SHIPPED_STUB_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/shipped_stub.cmake)

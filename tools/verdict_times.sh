@@ -10,7 +10,9 @@
 #                          runs it), the part of each figure above that is the compiler's
 #   step / quick / full,   the same one step, --quick and full grade with --no-build: the
 #   no build               grader's own part, what is left once the compiler is done (nvcc alone
-#                          takes 0.9-1.0 s on one file, docs/measured/H200.md, sixteenth session)
+#                          takes 0.9-1.0 s on one file, docs/measured/H200.md, sixteenth session;
+#                          a lesson built with device images compiles device code alone, 0.6-0.9 s
+#                          in all: cmake/CourseDeviceImage.cmake, twenty-third session)
 # and print a Markdown table (seconds, exit code in brackets). Run it in a checkout whose
 # exercises/ hold solved kernels (e.g. `cp -r solutions/. exercises/` in a scratch copy) to time
 # passing verdicts; with the stubs it times failing ones. With RECORDS=DIR, the hidden tests' own

@@ -2,6 +2,9 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
+#include <regex>
+#include <string>
 
 #include "course/config.hpp"
 #include "course/layout.hpp"
@@ -192,6 +195,48 @@ TEST(Manifest, LinkWrapsNameRuntimeFunctions) {
   const std::vector<std::string> p = with_lessons(bad).problems();
   ASSERT_EQ(p.size(), 2u);
   EXPECT_NE(p[0].find("link_wraps entry 'malloc'"), std::string::npos) << p[0];
+}
+
+// "student_host_code" marks the lessons whose student files hold host code: those are compiled
+// and linked normally, the others may be built as device images (cmake/CourseDeviceImage.cmake).
+TEST(Manifest, StudentHostCodeDefaultsToDeviceOnly) {
+  const std::string plain = R"({"id":"16_x","title":"t","stage":1,"status":"ready",
+    "steps":[{"name":"a","hints":["x","y"],"gate":null}]})";
+  EXPECT_FALSE(with_lessons(plain).lessons.at(0).student_host_code);
+  const std::string host = R"({"id":"16_x","title":"t","stage":1,"status":"ready",
+    "student_host_code":true, "steps":[{"name":"a","hints":["x","y"],"gate":null}]})";
+  EXPECT_TRUE(with_lessons(host).lessons.at(0).student_host_code);
+}
+
+// The course's own manifest marks exactly the lessons whose kernel files (exercises/, solutions/,
+// the wrong kernels) define a host function at namespace scope: a line that starts with a return
+// type and a name and a parenthesis (not __global__ or __device__), or with __host__. A device
+// image leaves host code out, so a lesson that has some but is not marked would lose it (and a
+// marked lesson without any would build slower than it could).
+TEST(Manifest, StudentHostCodeMarksTheLessonsWithHostFunctions) {
+  namespace fs = std::filesystem;
+  const std::regex host_function(
+      R"(^(?!__global__|__device__|static __device__|template|namespace|struct|using|)"
+      R"(extern|#|//)[A-Za-z_][\w:<>]*(\s*[*&])?\s+[*&]?\w+\s*\()");
+  const fs::path root = COURSE_SOURCE_DIR;
+  const course::Manifest m = course::Manifest::load((root / "lessons/course.json").string());
+  for (const course::Lesson& l : m.lessons) {
+    if (l.status != "ready") continue;
+    std::string found;
+    for (const fs::path dir : {root / "exercises" / l.id, root / "solutions" / l.id,
+                               root / "grader/lessons" / l.id / "wrong"}) {
+      std::error_code none;
+      for (const auto& f : fs::directory_iterator(dir, none)) {
+        if (f.path().extension() != ".cu" && f.path().extension() != ".cuh") continue;
+        std::ifstream in(f.path());
+        for (std::string line; std::getline(in, line) && found.empty();)
+          if (line.rfind("__host__", 0) == 0 || std::regex_search(line, host_function))
+            found = f.path().string() + ": " + line;
+      }
+    }
+    EXPECT_EQ(l.student_host_code, !found.empty())
+        << l.id << (found.empty() ? ": no host function in its kernel files" : ": " + found);
+  }
 }
 
 TEST(Manifest, BadJsonAndBadShapeThrowManifestError) {

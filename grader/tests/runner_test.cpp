@@ -860,6 +860,27 @@ TEST(CompilerErrors, ABackupCopyInTheFolderIsNamedAsDefinedTwice) {
   }
 }
 
+// A lesson built with device images (cmake/CourseDeviceImage.cmake) is not linked after an edit:
+// its link check says the same in the linker's words, and the report is the same.
+TEST(CompilerErrors, TheDeviceImageCheckReadsLikeTheLinker) {
+  const std::string missing = link_log("device_image_missing_kernel.txt");
+  const std::string kept = driver::compiler_errors(missing);
+  EXPECT_EQ(kept.rfind("the link failed: ", 0), 0u) << kept;
+  EXPECT_NE(kept.find("No definition of:\n  transpose::transpose_tiled(float const*, float*, int, "
+                      "int)\n"),
+            std::string::npos)
+      << kept;
+  EXPECT_NE(driver::build_failure_message("grade_07_transpose", missing).find("did not link"),
+            std::string::npos);
+  const std::string twice = driver::compiler_errors(link_log("device_image_defined_twice.txt"));
+  EXPECT_EQ(twice.rfind("the link failed: two files of the lesson define the same function", 0), 0u)
+      << twice;
+  EXPECT_NE(twice.find("Defined twice:\n  transpose::transpose_naive(float const*, float*, int, "
+                       "int)\n"),
+            std::string::npos)
+      << twice;
+}
+
 // A lesson whose stub folder is empty (deleted by the student) builds into a target that fails
 // with cmake/CourseLesson.cmake's message: the report names it as a missing file, not as code that
 // did not compile; a link error is named as such.

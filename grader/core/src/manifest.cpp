@@ -82,6 +82,7 @@ Lesson parse_lesson(const json& j) {
   if (auto c = j.find("ceiling"); c != j.end()) ceiling = parse_ceiling(*c, ceiling);
   l.libraries = get_or<std::vector<std::string>>(j, "libraries", {});
   l.link_wraps = get_or<std::vector<std::string>>(j, "link_wraps", {});
+  l.student_host_code = get_or<bool>(j, "student_host_code", false);
   if (auto p = j.find("profile"); p != j.end()) {
     l.profile_table = get_or<std::string>(*p, "bench_table", "");
     l.profile_kernels = get_or<std::string>(*p, "kernels", "");

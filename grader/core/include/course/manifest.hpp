@@ -89,6 +89,11 @@ struct Lesson {
   /// lesson's launch code defines and which calls __real_NAME), so that its hidden tests can count
   /// what a student's host code creates and destroys (lesson 14: streams, pinned buffers).
   std::vector<std::string> link_wraps;
+  /// The student writes host code in this lesson ("student_host_code": a launcher, a host
+  /// function the course calls). false: the student's files hold device code only, and a build
+  /// for one architecture compiles them device-only and loads them at run time
+  /// (cmake/CourseDeviceImage.cmake), which would leave host code out.
+  bool student_host_code = false;
   std::vector<Step> steps;                 ///< graded steps, in the order they are taught
   std::vector<WrongKernel> wrong_kernels;  ///< the grader's own tests for this lesson
   std::string profile_table;    ///< `bench --table` that launches this lesson's kernels ("" = none)
