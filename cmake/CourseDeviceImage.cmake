@@ -8,10 +8,11 @@
 # lesson whose manifest entry does not say "student_host_code": true, when the build targets one
 # architecture:
 #
-#   lesson_<id>_host_stubs   OBJECT: the stub as shipped (exercises/<id>/*.cu as the course committed it, see
-#                            CourseShippedStub.cmake) compiled normally, once: the host side of
-#                            every kernel the course launches (its stub function and its
-#                            registration), with the stub's empty kernels as device code
+#   lesson_<id>_host_stubs   OBJECT: the stub as shipped (exercises/<id>/*.cu as the course
+#                            committed it, see CourseShippedStub.cmake) compiled normally, once:
+#                            the host side of every kernel the course launches (its stub
+#                            function and its registration), with the stub's empty kernels as
+#                            device code
 #   <target>_image           each kernel file of the variant compiled device-only (nvcc -cubin,
 #                            the same flags as the normal build: the same machine code, byte for
 #                            byte, docs/measured/H200.md, twenty-third session) into
@@ -22,7 +23,10 @@
 #                            not relink it. At run time grader/harness/src/device_image.cpp loads
 #                            the images (cudaLibraryLoadFromFile) and, through GNU ld's --wrap of
 #                            the runtime calls that take a kernel, replaces each stub's kernel by
-#                            the image's kernel of the same name
+#                            the image's kernel of the same name. An image lacking one (built for
+#                            another GPU generation: it holds that architecture's machine code
+#                            alone, no PTX) fails the student's kernels with a message, never
+#                            runs the stub's
 #
 # Otherwise (a lesson where the student writes host code, several architectures, no git checkout
 # to take the shipped stub from, a CUDA runtime without the calls it needs (cudaLibrary*,

@@ -204,8 +204,8 @@ function(course_add_lesson id lesson_json)
 endfunction()
 
 # The instructors' variants of a lesson and the GPU tier's ctest for each. `stub`: the stub as
-# shipped (the course's commit of it), not the student's working copy (cmake/CourseShippedStub.cmake); `mode`:
-# DEVICE_IMAGES or "" (cmake/CourseDeviceImage.cmake).
+# shipped (the course's commit of it), not the student's working copy
+# (cmake/CourseShippedStub.cmake); `mode`: DEVICE_IMAGES or "" (cmake/CourseDeviceImage.cmake).
 function(_course_add_variants id lesson_json stub mode)
   set(src ${PROJECT_SOURCE_DIR})
   file(GLOB solution CONFIGURE_DEPENDS ${src}/solutions/${id}/*.cu)

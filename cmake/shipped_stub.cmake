@@ -22,8 +22,8 @@ foreach(name IN LISTS FILES)
   if(NOT rc EQUAL 0)
     if(NOT EXISTS ${SOURCE_DIR}/${path})
       file(REMOVE ${fresh})
-      message(FATAL_ERROR "${path} is in neither git (${commit}) nor the working copy: restore it with "
-                          "`git checkout HEAD -- ${path}`, then build again")
+      message(FATAL_ERROR "${path} is in neither git (${commit}) nor the working copy: restore "
+                          "it with `git checkout HEAD -- ${path}`, then build again")
     endif()
     file(COPY_FILE ${SOURCE_DIR}/${path} ${fresh})  # not committed yet: the working copy is the stub
   endif()

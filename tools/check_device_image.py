@@ -57,7 +57,8 @@ def main() -> int:
                 continue
             kept = sorted(Path(keep).glob(f"{name}*.sm_*.cubin"))
             if len(kept) != 1:
-                print(f"{lesson}: expected one kept cubin in {keep}, found {[k.name for k in kept]}")
+                names = [k.name for k in kept]
+                print(f"{lesson}: expected one kept cubin in {keep}, found {names}")
                 failed += 1
                 continue
             same = kept[0].read_bytes() == image.read_bytes()
@@ -81,7 +82,8 @@ def main() -> int:
         print("COURSE-TEST-SKIPPED: this build has no device images of a stub variant "
               "(cmake/CourseDeviceImage.cmake says why at configure time)")
         return 0
-    print(f"{checked} lessons' device images checked, {failed} problems (different, unwrapped, failed)")
+    print(f"{checked} lessons' device images checked, "
+          f"{failed} problems (different, unwrapped, failed)")
     return 1 if failed else 0
 
 
