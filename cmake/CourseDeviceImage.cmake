@@ -207,9 +207,9 @@ extern \"C\" const char course_device_image_architecture[] = \"@arch@\";
   target_link_options(${target} PRIVATE ${options})
 endfunction()
 
-# CPU test build.device_image_same_code: every stub variant's image holds the machine code of its
-# host stubs' object, compiled by CMake's own rule, and every executable that loads images is
-# linked with the wrapped runtime calls (tools/check_device_image.py). Needs the test
+# CPU test build.device_image_same_code: the stub variant's images of 07 and 11 hold the machine
+# code of their host stubs' objects, compiled by CMake's own rule, and every executable that loads
+# images is linked with the wrapped runtime calls (tools/check_device_image.py). Needs the test
 # configuration's stub variants (COURSE_DEV_TARGETS); skipped when there are no images.
 function(course_add_device_image_test)
   if(NOT COURSE_DEV_TARGETS)
