@@ -5,8 +5,9 @@
 # the lesson's own files, shipped_stub.cmake; a student's commits of exercises/ are not it), copied
 # into the build tree at build time (edits and commits after configure are seen; an unchanged copy
 # is not rewritten, so nothing recompiles). A file that commit does not have (a lesson being
-# written) is taken from the working copy. Without git, or outside a checkout, whether the working copy is the stub cannot be told:
-# the variant still compiles (the working copy) and its GPU test is skipped with that reason.
+# written) is taken from the working copy. Without git, or outside a checkout, whether the working
+# copy is the stub cannot be told: the variant still compiles (the working copy) and its GPU test
+# is skipped with that reason.
 
 set(COURSE_SHIPPED_STUB_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/shipped_stub.cmake)
 set(COURSE_SKIP_MARK "COURSE-TEST-SKIPPED:")

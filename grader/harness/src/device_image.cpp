@@ -15,23 +15,21 @@
 // one of the student's with the same name. Linked only into binaries built that way: nothing
 // else references the __wrap_ functions, so the archive leaves this file out elsewhere.
 #include <cuda_runtime.h>
-#include <cxxabi.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <mutex>
 #include <set>
-#include <sstream>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 /// The binary's device images (cubins) and the lists of the kernels they must replace
-/// (kernels.txt), ';'-separated absolute paths, and the architecture they were built for ("90"):
-/// defined by the file cmake/CourseDeviceImage.cmake generates for each such binary.
-extern "C" const char course_device_images[];
-extern "C" const char course_device_image_kernels[];
+/// (kernels.txt), absolute paths ending with nullptr, and the architecture they were built for
+/// ("90"): defined by the file cmake/CourseDeviceImage.cmake generates for each such binary.
+extern "C" const char* const course_device_images[];
+extern "C" const char* const course_device_image_kernels[];
 extern "C" const char course_device_image_architecture[];
 
 namespace {
@@ -41,7 +39,7 @@ struct Images {
   bool loaded = false;
   cudaError_t load_error = cudaSuccess;  // the images could not be loaded, or lack a kernel
   bool no_list = false;                  // kernels.txt unreadable: nothing can be trusted
-  std::set<std::string> wanted;          // the shipped stub's kernels, mangled and demangled
+  std::set<std::string> wanted;          // the shipped stub's kernels (mangled names)
   std::unordered_map<std::string, cudaKernel_t> kernels;     // the shipped stub's, by name
   std::unordered_map<const void*, const void*> by_function;  // host function -> kernel handle
 };
@@ -61,14 +59,6 @@ Images& images() {
   return i;
 }
 
-std::vector<std::string> split(const std::string& s) {
-  std::vector<std::string> out;
-  std::istringstream in(s);
-  for (std::string part; std::getline(in, part, ';');)
-    if (!part.empty()) out.push_back(part);
-  return out;
-}
-
 // Loads every image once (under the lock) and keeps the kernels the shipped stub defines, by
 // name. A failure (an image that cannot be loaded, or lacks one of those kernels) is reported
 // once, on stderr, and every call that would replace a kernel then returns its error: the stub's
@@ -78,34 +68,24 @@ std::vector<std::string> split(const std::string& s) {
 void load(Images& im) {
   if (im.loaded) return;
   im.loaded = true;
-  std::set<std::string>& wanted = im.wanted;
-  std::vector<std::pair<std::string, std::string>> names;  // (mangled, demangled) of each kernel
-  for (const std::string& path : split(course_device_image_kernels)) {
-    std::ifstream list(path);
+  for (const char* const* path = course_device_image_kernels; *path != nullptr; ++path) {
+    std::ifstream list(*path);
     if (!list) {
       std::fprintf(stderr,
                    "course harness: cannot read %s, the list of the kernels your device image "
                    "replaces: build the lesson again (the grader builds it before every grade)\n",
-                   path.c_str());
+                   *path);
       im.load_error = cudaErrorFileNotFound;
       im.no_list = true;
       return;
     }
-    // Each name as nm printed it (mangled) and demangled: whichever form the runtime gives.
-    for (std::string name; std::getline(list, name);) {
-      if (name.empty()) continue;
-      int status = -1;
-      char* plain = abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status);
-      names.emplace_back(name, status == 0 && plain != nullptr ? plain : name);
-      std::free(plain);
-      wanted.insert(names.back().first);
-      wanted.insert(names.back().second);
-    }
+    for (std::string name; std::getline(list, name);)
+      if (!name.empty()) im.wanted.insert(name);
   }
-  for (const std::string& path : split(course_device_images)) {
+  for (const char* const* path = course_device_images; *path != nullptr; ++path) {
     cudaLibrary_t lib = nullptr;
     cudaError_t err =
-        cudaLibraryLoadFromFile(&lib, path.c_str(), nullptr, nullptr, 0, nullptr, nullptr, 0);
+        cudaLibraryLoadFromFile(&lib, *path, nullptr, nullptr, 0, nullptr, nullptr, 0);
     unsigned count = 0;
     if (err == cudaSuccess) err = cudaLibraryGetKernelCount(&count, lib);
     std::vector<cudaKernel_t> all(count);
@@ -113,24 +93,26 @@ void load(Images& im) {
     for (unsigned k = 0; err == cudaSuccess && k < count; ++k) {
       const char* name = nullptr;
       err = cudaFuncGetName(&name, reinterpret_cast<const void*>(all[k]));
-      if (err == cudaSuccess && name != nullptr && wanted.count(name) > 0)
-        im.kernels[name] = all[k];
-      trace("%s: %s%s", path.c_str(), name ? name : "?",
-            wanted.count(name ? name : "") ? "" : " (not replaced: the stub has no such kernel)");
+      // The runtime names a kernel by its mangled name, as nm wrote it into kernels.txt (the
+      // trace on the H200: docs/measured/H200.md, twenty-third session).
+      const bool wanted = err == cudaSuccess && name != nullptr && im.wanted.count(name) > 0;
+      if (wanted) im.kernels[name] = all[k];
+      trace("%s: %s%s", *path, name ? name : "?",
+            wanted ? "" : " (not replaced: the stub has no such kernel)");
     }
     if (err != cudaSuccess) {
       std::fprintf(stderr,
                    "course harness: cannot load your kernels' device image %s: %s (%s). Build "
                    "the lesson again\n",
-                   path.c_str(), cudaGetErrorName(err), cudaGetErrorString(err));
+                   *path, cudaGetErrorName(err), cudaGetErrorString(err));
       im.load_error = err;
       return;
     }
   }
   // An image without a kernel the build's check found in it was made for another architecture:
   // the runtime loads a cubin of another GPU generation without an error and lists no kernel.
-  for (const auto& [mangled, plain] : names) {
-    if (im.kernels.count(mangled) > 0 || im.kernels.count(plain) > 0) continue;
+  for (const std::string& name : im.wanted) {
+    if (im.kernels.count(name) > 0) continue;
     int device = 0, major = 0, minor = 0;
     cudaGetDevice(&device);
     cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device);
@@ -140,7 +122,7 @@ void load(Images& im) {
                  "holds machine code for sm_%s only, and this GPU is sm_%d%d. Configure the build "
                  "folder for this GPU (the `native` preset, or -DCMAKE_CUDA_ARCHITECTURES=%d%d), "
                  "or build without device images (-DCOURSE_DEVICE_IMAGES=OFF)\n",
-                 plain.c_str(), course_device_image_architecture, major, minor, major, minor);
+                 name.c_str(), course_device_image_architecture, major, minor, major, minor);
     im.load_error = cudaErrorNoKernelImageForDevice;
     return;
   }
