@@ -27,6 +27,10 @@ grader=$build/grader
 [ -x "$grader" ] || { echo "no grader at $grader: build it first" >&2; exit 2; }
 if [ $# -gt 0 ]; then
   lessons=("$@")
+  # Whole ids only: the grader takes "07" too, but the files touched below are named by the id.
+  for l in "${lessons[@]}"; do
+    [ -d "exercises/$l" ] || { echo "$l: not a lesson id (e.g. 07_transpose)" >&2; exit 2; }
+  done
 else
   mapfile -t lessons < <(python3 -c "import json
 for l in json.load(open('lessons/course.json'))['lessons']:

@@ -334,6 +334,12 @@ bool run_tests(const course::Lesson& lesson, const std::vector<const course::Ste
     const course::protocol::ChildLog log =
         course::protocol::parse_log(course::read_text(report_path).value_or(""));
 
+    // The build folder's device images are for another GPU (the process exits kExitNoGpu too).
+    if (log.device.is_object() && log.device.contains("device_image_problem")) {
+      report.status = course::LessonStatus::unsupported;
+      report.message = log.device.value("device_image_problem", "");
+      return false;
+    }
     if (log.no_gpu || (end.exited && end.code == course::protocol::kExitNoGpu)) {
       no_gpu_report(lesson, log, report);
       return false;

@@ -13,7 +13,9 @@
 // "--gtest_list_tests" lists the tests named in $FAKE_TESTS that --gtest_filter selects. With
 // $FAKE_ARGS_FILE set, a run (not a listing) appends its arguments there, one line per process.
 // While the file $FAKE_BUSY_WHILE exists, a run finds no usable GPU, as a GPU in an exclusive
-// compute mode whose context another process holds (cudaErrorDevicesUnavailable).
+// compute mode whose context another process holds (cudaErrorDevicesUnavailable). With
+// $FAKE_IMAGE_PROBLEM set, a run reports that text as its device images' problem (a build folder
+// compiled for another GPU) in its device record and exits as the harness does then.
 #include <signal.h>
 #include <unistd.h>
 
@@ -102,7 +104,13 @@ int main(int argc, char** argv) {
     std::fprintf(f, "%s\n", j.dump().c_str());
     std::fflush(f);
   };
-  write({{"event", "device"}, {"name", "Fake GPU"}, {"cc", "9.0"}});
+  nlohmann::json device = {{"event", "device"}, {"name", "Fake GPU"}, {"cc", "9.0"}};
+  if (const char* problem = std::getenv("FAKE_IMAGE_PROBLEM")) {  // device images for another GPU
+    device["device_image_problem"] = problem;
+    write(device);
+    return course::protocol::kExitNoGpu;
+  }
+  write(device);
   bool any_failed = false;
   for (const std::string& t : split(filter, ':')) {
     write({{"event", "start"}, {"test", t}});

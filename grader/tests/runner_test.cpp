@@ -109,6 +109,7 @@ class Runner : public ::testing::Test {
     unsetenv("FAKE_NO_GPU");
     unsetenv("FAKE_ARGS_FILE");
     unsetenv("FAKE_BUSY_WHILE");
+    unsetenv("FAKE_IMAGE_PROBLEM");
   }
   course::LessonReport grade(const std::string& tests) {
     setenv("FAKE_TESTS", tests.c_str(), 1);
@@ -219,6 +220,20 @@ TEST_F(Runner, NoGpuStopsWithItsOwnStatus) {
   const auto r = grade("naive/T.pass");
   EXPECT_EQ(r.status, course::LessonStatus::no_gpu);
   EXPECT_NE(r.message.find("fake: no device"), std::string::npos);
+  course::Report whole;
+  whole.lessons.push_back(r);
+  EXPECT_EQ(whole.exit_code(), course::kExitNoGpu);
+}
+
+// Kernels compiled for another GPU (device images of a build folder configured for a T4, run on
+// an L4): the grade stops with the harness's reason and fix, as "unsupported" (exit code 3), not
+// as "no GPU" and not as every test failing with cudaErrorInvalidDeviceFunction.
+TEST_F(Runner, DeviceImagesForAnotherGpuStopWithTheFix) {
+  setenv("FAKE_IMAGE_PROBLEM", "images for sm_75 only, and this GPU is sm_90: use `native`", 1);
+  const auto r = grade("naive/T.pass:tiled/T.pass");
+  EXPECT_EQ(r.status, course::LessonStatus::unsupported);
+  EXPECT_EQ(r.message, "images for sm_75 only, and this GPU is sm_90: use `native`");
+  EXPECT_TRUE(r.steps.empty());
   course::Report whole;
   whole.lessons.push_back(r);
   EXPECT_EQ(whole.exit_code(), course::kExitNoGpu);

@@ -15,6 +15,7 @@
 // one of the student's with the same name. Linked only into binaries built that way: nothing
 // else references the __wrap_ functions, so the archive leaves this file out elsewhere.
 #include <cuda_runtime.h>
+#include <fmt/format.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -23,6 +24,7 @@
 #include <set>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 /// The binary's device images (cubins) and the lists of the kernels they must replace
@@ -39,6 +41,7 @@ struct Images {
   bool loaded = false;
   cudaError_t load_error = cudaSuccess;  // the images could not be loaded, or lack a kernel
   bool no_list = false;                  // kernels.txt unreadable: nothing can be trusted
+  std::string problem;                   // what went wrong, for the student, when load_error is set
   std::set<std::string> wanted;          // the shipped stub's kernels (mangled names)
   std::unordered_map<std::string, cudaKernel_t> kernels;     // the shipped stub's, by name
   std::unordered_map<const void*, const void*> by_function;  // host function -> kernel handle
@@ -59,6 +62,14 @@ Images& images() {
   return i;
 }
 
+// Records why the images cannot be used: every call that would replace a kernel returns `err`,
+// and the message goes to stderr and, through course_device_image_problem(), to the grader.
+void fail(Images& im, cudaError_t err, std::string message) {
+  im.load_error = err;
+  im.problem = std::move(message);
+  std::fprintf(stderr, "course harness: %s\n", im.problem.c_str());
+}
+
 // Loads every image once (under the lock) and keeps the kernels the shipped stub defines, by
 // name. A failure (an image that cannot be loaded, or lacks one of those kernels) is reported
 // once, on stderr, and every call that would replace a kernel then returns its error: the stub's
@@ -71,11 +82,10 @@ void load(Images& im) {
   for (const char* const* path = course_device_image_kernels; *path != nullptr; ++path) {
     std::ifstream list(*path);
     if (!list) {
-      std::fprintf(stderr,
-                   "course harness: cannot read %s, the list of the kernels your device image "
-                   "replaces: build the lesson again (the grader builds it before every grade)\n",
-                   *path);
-      im.load_error = cudaErrorFileNotFound;
+      fail(im, cudaErrorFileNotFound,
+           fmt::format("cannot read {}, the list of the kernels your device image replaces: "
+                       "build the lesson again (the grader builds it before every grade)",
+                       *path));
       im.no_list = true;
       return;
     }
@@ -101,11 +111,10 @@ void load(Images& im) {
             wanted ? "" : " (not replaced: the stub has no such kernel)");
     }
     if (err != cudaSuccess) {
-      std::fprintf(stderr,
-                   "course harness: cannot load your kernels' device image %s: %s (%s). Build "
-                   "the lesson again\n",
-                   *path, cudaGetErrorName(err), cudaGetErrorString(err));
-      im.load_error = err;
+      fail(im, err,
+           fmt::format("cannot load your kernels' device image {}: {} ({}). Build the lesson "
+                       "again",
+                       *path, cudaGetErrorName(err), cudaGetErrorString(err)));
       return;
     }
   }
@@ -117,13 +126,13 @@ void load(Images& im) {
     cudaGetDevice(&device);
     cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device);
     cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device);
-    std::fprintf(stderr,
-                 "course harness: your kernels' device image has no kernel %s for this GPU: it "
-                 "holds machine code for sm_%s only, and this GPU is sm_%d%d. Configure the build "
-                 "folder for this GPU (the `native` preset, or -DCMAKE_CUDA_ARCHITECTURES=%d%d), "
-                 "or build without device images (-DCOURSE_DEVICE_IMAGES=OFF)\n",
-                 name.c_str(), course_device_image_architecture, major, minor, major, minor);
-    im.load_error = cudaErrorNoKernelImageForDevice;
+    fail(im, cudaErrorNoKernelImageForDevice,
+         fmt::format("your kernels' device image has no kernel {} for this GPU: this build "
+                     "folder compiles device images for sm_{} only (CMAKE_CUDA_ARCHITECTURES), "
+                     "and this GPU is sm_{}{}. Configure the build folder for this GPU (the "
+                     "`native` preset, or -DCMAKE_CUDA_ARCHITECTURES={}{}), or build without "
+                     "device images (-DCOURSE_DEVICE_IMAGES=OFF)",
+                     name, course_device_image_architecture, major, minor, major, minor));
     return;
   }
 }
@@ -172,6 +181,16 @@ const void* redirect(const void* func, cudaError_t& err) {
 }
 
 }  // namespace
+
+// Loads the images now (main() asks before any test, so that the grade stops with the reason
+// instead of failing every test with the runtime's bare error) and returns why they cannot be
+// used, or nullptr when they can. Declared weak in main.cpp: binaries without images lack it.
+extern "C" const char* course_device_image_problem() {
+  Images& im = images();
+  const std::lock_guard<std::mutex> lock(im.mutex);
+  load(im);
+  return im.problem.empty() ? nullptr : im.problem.c_str();
+}
 
 // Each wrapper: the same call with the image's kernel in place of the stub's.
 #define COURSE_REDIRECT(func)             \

@@ -27,6 +27,10 @@
 #include "harness/record.hpp"
 #include "harness/reporter.hpp"
 
+// Defined in harness/src/device_image.cpp, linked only into binaries that load the student's
+// kernels from device images (cmake/CourseDeviceImage.cmake); null elsewhere.
+extern "C" const char* course_device_image_problem() __attribute__((weak));
+
 namespace {
 // The GPU's UUID as 32 hex digits.
 std::string gpu_uuid(const cudaDeviceProp& p) {
@@ -109,28 +113,36 @@ int main(int argc, char** argv) {
     return course::protocol::kExitNoGpu;
   }
 
+  // Device images built for another GPU (a build folder configured for a T4, run on an L4): the
+  // grade stops with the reason and the fix instead of failing every test with a bare
+  // cudaErrorInvalidDeviceFunction.
+  const char* image_problem =
+      course_device_image_problem != nullptr ? course_device_image_problem() : nullptr;
   try {
     const harness::DeviceInfo d = harness::query_device();
-    report.write(
-        {{"event", "device"},
-         {"index", d.index},
-         {"name", d.name},
-         {"cc", fmt::format("{}.{}", d.cc_major, d.cc_minor)},
-         {"sm", d.sm()},
-         {"sms", d.sm_count},
-         {"l2_bytes", d.l2_bytes},
-         {"total_bytes", d.total_bytes},
-         {"memory_clock_khz", d.memory_clock_khz},
-         {"bus_width_bits", d.bus_width_bits},
-         {"peak_gbps", d.datasheet_peak_gbps()},
-         {"driver", fmt::format("{}.{}", d.driver_version / 1000, d.driver_version % 1000 / 10)},
-         {"runtime", fmt::format("{}.{}", d.runtime_version / 1000, d.runtime_version % 1000 / 10)},
-         {"seed", seed}});
+    nlohmann::json device_record = {
+        {"event", "device"},
+        {"index", d.index},
+        {"name", d.name},
+        {"cc", fmt::format("{}.{}", d.cc_major, d.cc_minor)},
+        {"sm", d.sm()},
+        {"sms", d.sm_count},
+        {"l2_bytes", d.l2_bytes},
+        {"total_bytes", d.total_bytes},
+        {"memory_clock_khz", d.memory_clock_khz},
+        {"bus_width_bits", d.bus_width_bits},
+        {"peak_gbps", d.datasheet_peak_gbps()},
+        {"driver", fmt::format("{}.{}", d.driver_version / 1000, d.driver_version % 1000 / 10)},
+        {"runtime", fmt::format("{}.{}", d.runtime_version / 1000, d.runtime_version % 1000 / 10)},
+        {"seed", seed}};
+    if (image_problem != nullptr) device_record["device_image_problem"] = image_problem;
+    report.write(device_record);
   } catch (const harness::CudaError& e) {
     report.write({{"event", "no_gpu"}, {"reason", e.what()}});
     std::fprintf(stderr, "no usable CUDA GPU: %s\n", e.what());
     return course::protocol::kExitNoGpu;
   }
+  if (image_problem != nullptr) return course::protocol::kExitNoGpu;
   // Nsight Compute's run (lesson 15's profiled test): the context exists by now, so ncu's
   // connection and the context's creation under its injection are over before the go, while the
   // grade's other tests run: from go to ncu's exit 2.04 s instead of 2.51 on our H200

@@ -4,6 +4,8 @@
 ///
 /// Records, in order:
 ///   {"event":"device", "name":..., "cc":"9.0", "sms":..., "l2_bytes":..., ...}   or
+///   the same with "device_image_problem":... (the student's kernels were compiled for another
+///   GPU, cmake/CourseDeviceImage.cmake; then the process exits kExitNoGpu)   or
 ///   {"event":"no_gpu", "reason":...}                       (then the process exits kExitNoGpu)
 ///   {"event":"start", "test":"tiled/Correct.33x31"}
 ///   {"event":"end", "test":..., "status":"passed|failed|skipped", "ms":..., "failures":[...],

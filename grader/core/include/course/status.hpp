@@ -37,7 +37,8 @@ enum class LessonStatus {
   build_failed,  ///< "build_failed": the lesson's code did not compile or link
   no_gpu,        ///< "no_gpu": no usable GPU here (or no CUDA compiler)
   unavailable,   ///< "unavailable": a tool the run needs (compute-sanitizer) cannot run here
-  unsupported,   ///< "unsupported": the GPU is older than the lesson's minimum compute capability
+  unsupported,   ///< "unsupported": the GPU is older than the lesson's minimum compute
+                 ///< capability, or the build folder's device images are for another GPU
   error,         ///< "error": the grader itself could not work (manifest, build tree, protocol)
 };
 
