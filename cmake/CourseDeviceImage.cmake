@@ -25,8 +25,8 @@
 #                            the runtime calls that take a kernel, replaces each stub's kernel by
 #                            the image's kernel of the same name. An image lacking one (built for
 #                            another GPU generation: it holds that architecture's machine code
-#                            alone, no PTX) fails the student's kernels with a message, never
-#                            runs the stub's
+#                            alone, no PTX) stops the grade before its tests with the reason and
+#                            the fix (status unsupported, exit code 3), never runs the stub's
 #
 # Otherwise (a lesson where the student writes host code, several architectures, no git checkout
 # to take the shipped stub from, a CUDA runtime without the calls it needs (cudaLibrary*,

@@ -114,6 +114,27 @@ void no_gpu_report(const course::Lesson& lesson, const course::protocol::ChildLo
                      lesson.min_cc);
 }
 
+// Fills `report` as "unsupported" when a test process's device record says this GPU cannot grade
+// the lesson: older than the lesson's minimum compute capability, or not the GPU the build
+// folder's device images were compiled for (that process exits kExitNoGpu, which must not read as
+// "no GPU").
+bool unsupported_here(const course::Lesson& lesson, const nlohmann::json& record,
+                      course::LessonReport& report) {
+  if (!record.is_object()) return false;
+  if (!course::cc_at_least(record.value("cc", "0.0"), lesson.min_cc)) {
+    report.status = course::LessonStatus::unsupported;
+    report.message = fmt::format("{} needs compute capability {} or newer; this GPU is {}",
+                                 lesson.id, lesson.min_cc, record.value("cc", "?"));
+    return true;
+  }
+  if (record.contains("device_image_problem")) {
+    report.status = course::LessonStatus::unsupported;
+    report.message = record.value("device_image_problem", "");
+    return true;
+  }
+  return false;
+}
+
 std::uintmax_t size_of(const std::string& path) {
   std::error_code ec;
   const std::uintmax_t n = fs::file_size(path, ec);
@@ -152,6 +173,7 @@ bool wrapper_ran_nothing(const course::Lesson& lesson, const GradeOptions& o,
   const ChildEnd probed = run_watched(probe);
   const course::protocol::ChildLog log =
       course::protocol::parse_log(course::read_text(probe.report_path).value_or(""));
+  if (unsupported_here(lesson, log.device, report)) return false;
   if (log.no_gpu || (probed.exited && probed.code == course::protocol::kExitNoGpu)) {
     no_gpu_report(lesson, log, report);
     return false;
@@ -277,7 +299,8 @@ void take_records(const course::protocol::ChildLog& log, const ChildEnd& end, co
 
 // Runs the tests of `steps`, a fresh process after every sticky error, crash or hang, until each
 // test ran or its step spent its hang budget. Returns false with `report` filled when there is no
-// GPU, the GPU is too old, a wrapper cannot run here, the run broke down, or it was stopped.
+// GPU, the GPU is too old or not the one the build's device images are for, a wrapper cannot run
+// here, the run broke down, or it was stopped.
 bool run_tests(const course::Lesson& lesson, const std::vector<const course::Step*>& steps,
                const GradeOptions& o, nlohmann::json& device, course::LessonReport& report,
                TestRun& run) {
@@ -334,12 +357,8 @@ bool run_tests(const course::Lesson& lesson, const std::vector<const course::Ste
     const course::protocol::ChildLog log =
         course::protocol::parse_log(course::read_text(report_path).value_or(""));
 
-    // The build folder's device images are for another GPU (the process exits kExitNoGpu too).
-    if (log.device.is_object() && log.device.contains("device_image_problem")) {
-      report.status = course::LessonStatus::unsupported;
-      report.message = log.device.value("device_image_problem", "");
-      return false;
-    }
+    if (log.device.is_object()) device = log.device;
+    if (unsupported_here(lesson, log.device, report)) return false;
     if (log.no_gpu || (end.exited && end.code == course::protocol::kExitNoGpu)) {
       no_gpu_report(lesson, log, report);
       return false;
@@ -348,13 +367,6 @@ bool run_tests(const course::Lesson& lesson, const std::vector<const course::Ste
       if (o.wrapper.empty()) return broke_down(end);
       return wrapper_ran_nothing(lesson, o, exe, run_dir, end,
                                  part_of(run.log_path, p.log_from, p.log_to), run.log_path, report);
-    }
-    if (log.device.is_object()) device = log.device;
-    if (device.is_object() && !course::cc_at_least(device.value("cc", "0.0"), lesson.min_cc)) {
-      report.status = course::LessonStatus::unsupported;
-      report.message = fmt::format("{} needs compute capability {} or newer; this GPU is {}",
-                                   lesson.id, lesson.min_cc, device.value("cc", "?"));
-      return false;
     }
     take_records(log, end, o, p, run, hangs);
     for (const std::string& t : p.tests) done.insert(t);

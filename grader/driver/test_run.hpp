@@ -45,7 +45,8 @@ std::string part_of(const std::string& path, std::uintmax_t from, std::uintmax_t
 
 /// Runs the tests of `steps`, a fresh process after every sticky error, crash or hang, until each
 /// test ran or its step spent its hang budget. Returns false with `report` filled when there is
-/// no GPU, the GPU is too old, a wrapper cannot run here, the run broke down, or it was stopped
+/// no GPU, the GPU is too old or not the one the build's device images are for, a wrapper
+/// cannot run here, the run broke down, or it was stopped
 /// (GradeOptions::stop; the message starts "stopped: ").
 bool run_tests(const course::Lesson& lesson, const std::vector<const course::Step*>& steps,
                const GradeOptions& options, nlohmann::json& device, course::LessonReport& report,

@@ -230,8 +230,12 @@ TEST_F(Runner, NoGpuStopsWithItsOwnStatus) {
 // as "no GPU" and not as every test failing with cudaErrorInvalidDeviceFunction.
 TEST_F(Runner, DeviceImagesForAnotherGpuStopWithTheFix) {
   setenv("FAKE_IMAGE_PROBLEM", "images for sm_75 only, and this GPU is sm_90: use `native`", 1);
-  const auto r = grade("naive/T.pass:tiled/T.pass");
+  setenv("FAKE_TESTS", "naive/T.pass:tiled/T.pass", 1);
+  nlohmann::json device;
+  const auto r =
+      driver::grade(course::Selection{manifest_.find("07_transpose"), nullptr}, options_, device);
   EXPECT_EQ(r.status, course::LessonStatus::unsupported);
+  EXPECT_EQ(device.value("name", ""), "Fake GPU");  // the report names the GPU it could not use
   EXPECT_EQ(r.message, "images for sm_75 only, and this GPU is sm_90: use `native`");
   EXPECT_TRUE(r.steps.empty());
   course::Report whole;
@@ -713,6 +717,16 @@ TEST_F(Runner, NoGpuUnderASanitizerThatRunsNothingIsNoGpu) {
   course::Report whole;
   whole.lessons.push_back(r);
   EXPECT_EQ(whole.exit_code(), course::kExitNoGpu);
+}
+
+// The same probe finds the build folder's device images made for another GPU: that process exits
+// as one without a GPU does, but the grade says what it said, not "no usable GPU".
+TEST_F(Runner, DeviceImagesForAnotherGpuUnderASanitizerThatRunsNothing) {
+  options_.sanitizer = stand_in("no-device", kSanitizerWithoutDevice).string();
+  setenv("FAKE_IMAGE_PROBLEM", "images for sm_75 only, and this GPU is sm_90", 1);
+  const course::LessonReport r = sanitize_naive(manifest_, options_);
+  EXPECT_EQ(r.status, course::LessonStatus::unsupported) << r.message;
+  EXPECT_EQ(r.message, "images for sm_75 only, and this GPU is sm_90");
 }
 
 TEST_F(Runner, NoGpuUnderASanitizerThatRunsTheTestsIsNoGpu) {

@@ -63,7 +63,8 @@ Images& images() {
 }
 
 // Records why the images cannot be used: every call that would replace a kernel returns `err`,
-// and the message goes to stderr and, through course_device_image_problem(), to the grader.
+// and the message goes to stderr (and, for another GPU's image, through
+// course_device_image_problem() to the grader's report).
 void fail(Images& im, cudaError_t err, std::string message) {
   im.load_error = err;
   im.problem = std::move(message);
@@ -74,6 +75,7 @@ void fail(Images& im, cudaError_t err, std::string message) {
 // name. A failure (an image that cannot be loaded, or lacks one of those kernels) is reported
 // once, on stderr, and every call that would replace a kernel then returns its error: the stub's
 // empty kernels never run in place of the student's, while the harness's own kernels still run.
+// An image for another GPU also stops the grade before its tests (main.cpp).
 // Normal operation makes no call that fails, so the runtime's last error (which lessons check
 // after a launch) is left alone.
 void load(Images& im) {
@@ -126,29 +128,39 @@ void load(Images& im) {
     cudaGetDevice(&device);
     cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device);
     cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device);
+    const std::string gpu = fmt::format("{}{}", major, minor);
     fail(im, cudaErrorNoKernelImageForDevice,
-         fmt::format("your kernels' device image has no kernel {} for this GPU: this build "
-                     "folder compiles device images for sm_{} only (CMAKE_CUDA_ARCHITECTURES), "
-                     "and this GPU is sm_{}{}. Configure the build folder for this GPU (the "
-                     "`native` preset, or -DCMAKE_CUDA_ARCHITECTURES={}{}), or build without "
-                     "device images (-DCOURSE_DEVICE_IMAGES=OFF)",
-                     name, course_device_image_architecture, major, minor, major, minor));
+         gpu == course_device_image_architecture
+             ? fmt::format("your kernels' device image has no kernel {} for this GPU (sm_{}), "
+                           "though this build folder compiles its images for sm_{}: build the "
+                           "lesson again",
+                           name, gpu, course_device_image_architecture)
+             : fmt::format("your kernels' device image has no kernel {} for this GPU: this "
+                           "build folder compiles device images for sm_{} only "
+                           "(CMAKE_CUDA_ARCHITECTURES), and this GPU is sm_{}. Configure the "
+                           "build folder for this GPU (the `native` preset, or "
+                           "-DCMAKE_CUDA_ARCHITECTURES={}), or build without device images "
+                           "(-DCOURSE_DEVICE_IMAGES=OFF)",
+                           name, course_device_image_architecture, gpu, gpu));
     return;
   }
 }
+
+// Set while this thread holds the images' lock: a runtime call made from here that reached a
+// wrapper again (inside the CUDA runtime's own archive a call may be wrapped too) passes through
+// unchanged instead of taking the lock twice.
+thread_local bool inside = false;
+struct Inside {
+  Inside() { inside = true; }
+  ~Inside() { inside = false; }
+};
 
 // The kernel handle that replaces host function `func`, `func` itself when it is not one of the
 // shipped stub's kernels, or nullptr with `err` set when it is one and the images failed to load.
 const void* redirect(const void* func, cudaError_t& err) {
   err = cudaSuccess;
-  // A runtime call made from here that reached a wrapper again (inside the CUDA runtime's own
-  // archive a call may be wrapped too) passes through unchanged instead of taking the lock twice.
-  static thread_local bool inside = false;
   if (func == nullptr || inside) return func;
-  inside = true;
-  struct Leave {
-    ~Leave() { inside = false; }
-  } leave;
+  const Inside here;
   Images& im = images();
   const std::lock_guard<std::mutex> lock(im.mutex);
   if (const auto hit = im.by_function.find(func); hit != im.by_function.end()) return hit->second;
@@ -182,14 +194,18 @@ const void* redirect(const void* func, cudaError_t& err) {
 
 }  // namespace
 
-// Loads the images now (main() asks before any test, so that the grade stops with the reason
-// instead of failing every test with the runtime's bare error) and returns why they cannot be
-// used, or nullptr when they can. Declared weak in main.cpp: binaries without images lack it.
+// Loads the images now and returns why they cannot run on this GPU (an image for another
+// architecture), or nullptr. main() asks before any test, so that the grade stops with the reason
+// and the fix instead of failing every test with the runtime's bare error. Other failures (an
+// image that does not load) are left to the tests, which fail with them as before. Declared weak
+// in main.cpp: binaries without images lack it.
 extern "C" const char* course_device_image_problem() {
+  if (inside) return nullptr;
+  const Inside here;
   Images& im = images();
   const std::lock_guard<std::mutex> lock(im.mutex);
   load(im);
-  return im.problem.empty() ? nullptr : im.problem.c_str();
+  return im.load_error == cudaErrorNoKernelImageForDevice ? im.problem.c_str() : nullptr;
 }
 
 // Each wrapper: the same call with the image's kernel in place of the stub's.

@@ -9,7 +9,8 @@
 // the timed test of a step that failed a correctness case fails at once, "not timed", without
 // waiting; lesson 15's profiled test waits itself, where it needs the GPU alone); last,
 // the few correctness cases that end their process on purpose ("<step>/CorrectLast"). Exit codes: 0
-// all tests passed, 1 some failed, 3 no usable GPU, 86 the CUDA context was lost
+// all tests passed, 1 some failed, 3 no usable GPU (or the student's device images are for
+// another GPU: harness/src/device_image.cpp), 86 the CUDA context was lost
 // (course/protocol.hpp). Without a GPU it says so on stderr and in the report file.
 #include <cuda_runtime.h>
 #include <fmt/format.h>
