@@ -111,11 +111,12 @@ class Runner : public ::testing::Test {
     unsetenv("FAKE_BUSY_WHILE");
     unsetenv("FAKE_IMAGE_PROBLEM");
   }
-  course::LessonReport grade(const std::string& tests) {
+  // Grades 07 with the fake child's `tests`; `device` receives the device record the grade kept.
+  course::LessonReport grade(const std::string& tests, nlohmann::json* device = nullptr) {
     setenv("FAKE_TESTS", tests.c_str(), 1);
-    nlohmann::json device;
+    nlohmann::json record;
     return driver::grade(course::Selection{manifest_.find("07_transpose"), nullptr}, options_,
-                         device);
+                         device != nullptr ? *device : record);
   }
   const course::StepReport& step(const course::LessonReport& r, const std::string& name) {
     for (const course::StepReport& s : r.steps)
@@ -230,10 +231,8 @@ TEST_F(Runner, NoGpuStopsWithItsOwnStatus) {
 // as "no GPU" and not as every test failing with cudaErrorInvalidDeviceFunction.
 TEST_F(Runner, DeviceImagesForAnotherGpuStopWithTheFix) {
   setenv("FAKE_IMAGE_PROBLEM", "images for sm_75 only, and this GPU is sm_90: use `native`", 1);
-  setenv("FAKE_TESTS", "naive/T.pass:tiled/T.pass", 1);
   nlohmann::json device;
-  const auto r =
-      driver::grade(course::Selection{manifest_.find("07_transpose"), nullptr}, options_, device);
+  const auto r = grade("naive/T.pass:tiled/T.pass", &device);
   EXPECT_EQ(r.status, course::LessonStatus::unsupported);
   EXPECT_EQ(device.value("name", ""), "Fake GPU");  // the report names the GPU it could not use
   EXPECT_EQ(r.message, "images for sm_75 only, and this GPU is sm_90: use `native`");
