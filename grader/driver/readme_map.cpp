@@ -16,7 +16,7 @@ namespace fs = std::filesystem;
 namespace {
 
 // Table cells may not hold a '|' or a line break.
-std::string cell(std::string text) {
+std::string markdown_cell(std::string text) {
   std::string out;
   for (char c : text) {
     if (c == '|')
@@ -56,15 +56,15 @@ std::string course_map_markdown(const course::Manifest& manifest, const std::str
       "| lesson | what it teaches | time | status |\n"
       "| --- | --- | --- | --- |\n";
   for (const course::Lesson& l : manifest.lessons) {
-    const std::string name = fmt::format("{:02d} {}", l.number(), cell(l.title));
-    std::string lesson = name, teaches = cell(l.summary);
+    const std::string name = fmt::format("{:02d} {}", l.number(), markdown_cell(l.title));
+    std::string lesson = name, teaches = markdown_cell(l.summary);
     if (l.ready())
       lesson = fmt::format("[{}]({})", name, course::layout::readme("", l.id).generic_string());
     // The command, never the file: quiz.json holds the answers.
     if (l.ready() && fs::exists(course::layout::quiz(source_dir, l.id)))
       teaches += fmt::format(" · self-check: `./build/grader quiz {:02d}`", l.number());
     const std::string time = l.minutes > 0 ? fmt::format("{} min", l.minutes) : "";
-    out += fmt::format("| {} | {} | {} | {} |\n", lesson, teaches, time, cell(l.status));
+    out += fmt::format("| {} | {} | {} | {} |\n", lesson, teaches, time, markdown_cell(l.status));
   }
   return out;
 }

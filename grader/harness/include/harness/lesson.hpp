@@ -45,7 +45,6 @@
 
 #include <cuda_runtime.h>
 #include <fmt/format.h>
-#include <gtest/gtest.h>
 
 #include <algorithm>
 #include <atomic>
