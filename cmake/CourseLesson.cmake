@@ -240,10 +240,10 @@ function(_course_add_variants id lesson_json stub mode)
 
   # GPU tier, through the driver exactly as an instructor runs it. Exit code 3 = no GPU = skipped.
   # A wrong kernel's test builds its target first (it is not part of `all`).
-  # The solution and the stub (the test preset's GPU tests) skip the cases of several GiB: lesson
-  # 03's 2^31 elements took the solution's test 71 of the README's test command's 267 s on an
-  # H200. `grader dev check` (no flag) grades them, and the catalogue's tests grade the large
-  # step's wrong kernels.
+  # The solution and the stub (the test preset's GPU tests) skip the large cases (--skip-large:
+  # several GiB, or correctness cases past 2^23 elements): lesson 03's 2^31 elements took the
+  # solution's test 71 of the README's test command's 267 s on an H200. `grader dev check` (no
+  # flag) grades them, and the catalogue's tests grade the large step's wrong kernels.
   foreach(variant IN LISTS variants wrong_variants)
     if(variant STREQUAL "stub" AND NOT COURSE_STUB_FROM_GIT)
       string(CONCAT why "${COURSE_STUB_UNDECIDED}. Without git the stub variant compiles "

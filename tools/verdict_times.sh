@@ -4,7 +4,7 @@
 # kernel files in exercises/ (the one-file edit), then time
 #   grader LESSON          the full grade: rebuild, hidden tests, timing, memcheck
 #   grader LESSON.STEP     one step (the lesson's first), after another touch
-#   grader LESSON --quick  after another touch: no memcheck, no cases of several GiB
+#   grader LESSON --quick  after another touch: no memcheck, no large cases
 #   rebuild                after another touch, the rebuild alone (cmake --build of the
 #                          lesson's test target, with the build tree's own CMake, as the grader
 #                          runs it), the part of each figure above that is the compiler's

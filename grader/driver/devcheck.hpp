@@ -17,8 +17,8 @@ struct DevCheckOptions {
   std::string lesson;  ///< "" = every ready lesson
   std::string only;    ///< "" = every variant; else stub, solution or a wrong kernel's name
   int repeat = 1;      ///< grade each variant this many times (verdicts must never flip)
-  /// Skip the cases that need several GiB (lesson 03's 2^31 elements), as the grader's --quick
-  /// does; memcheck still runs.
+  /// Skip the cases that need several GiB (lesson 03's 2^31 elements) and the correctness cases
+  /// past 2^23 elements, as the grader's --quick does; memcheck still runs.
   bool skip_large = false;
 };
 

@@ -33,7 +33,8 @@ struct GradeOptions {
   /// compute-sanitizer does (the grade's memcheck stage and RunKind::sanitize).
   bool small_shapes_untimed = false;
   /// The hidden tests' --skip-large: the cases that need several GiB (lesson 03's 2^31 elements)
-  /// are skipped (the grader's --quick; `dev check --skip-large`).
+  /// and the correctness cases of more than 2^23 elements (harness::kLargestQuickCase) are
+  /// skipped (the grader's --quick; `dev check --skip-large`).
   bool skip_large = false;
   /// Run only each step's timed test ("<step>/Speed.*"), not its correctness cases: for
   /// `dev calibrate`, which wants the figures of many runs and no verdict. The report's steps then
@@ -54,7 +55,7 @@ struct GradeOptions {
   const std::atomic<bool>* stop = nullptr;
 
   /// Makes this run the grader's --quick (also `grader class --quick`): RunKind::quick, and the
-  /// cases that need several GiB skipped.
+  /// large cases skipped (skip_large).
   void make_quick() {
     kind = course::RunKind::quick;
     skip_large = true;

@@ -80,8 +80,7 @@ class ClassGrade : public Subcommand {
         std::string("file holding the class secret (default: $") + kSecretVariable + ")");
     app_->add_option("--engine", engine_, "local (this machine's GPUs) or slurm (a job array)")
         ->check(CLI::IsMember({"local", "slurm"}));
-    app_->add_flag("--quick", quick_,
-                   "no memcheck, no cases of several GiB, no Nsight Compute (faster)");
+    app_->add_flag("--quick", quick_, "no memcheck, no large cases, no Nsight Compute (faster)");
     app_->add_flag("--regrade", regrade_, "grade everyone again, also those graded in full");
     app_->add_option("--only", only_, "grade only these students (ids), again even when graded")
         ->delimiter(',');

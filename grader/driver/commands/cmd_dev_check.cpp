@@ -20,8 +20,8 @@ class DevCheck : public Subcommand {
         ->check(course::cli::whole_number(1, 100));
     app_->add_flag("--no-build", shared.no_build, "do not rebuild targets first");
     app_->add_flag("--skip-large", options_.skip_large,
-                   "skip the cases that need several GiB, as --quick does for a grade (memcheck "
-                   "still runs)");
+                   "skip the cases that need several GiB and the correctness cases past 2^23 "
+                   "elements, as --quick does for a grade (memcheck still runs)");
     add_color_option(*app_, shared);
     app_->footer(
         "Exit codes:\n"

@@ -45,8 +45,9 @@ class Grade : public Command {
         ->delimiter(',')
         ->check(CLI::IsMember({"memcheck", "racecheck", "synccheck", "initcheck"}));
     app.add_flag("--quick", quick_,
-                 "skip compute-sanitizer memcheck after the tests, the cases that need several "
-                 "GiB and, on a whole lesson, Nsight Compute (faster; not recorded as progress)")
+                 "skip compute-sanitizer memcheck after the tests, the large cases (several GiB, "
+                 "or correctness cases past 2^23 elements) and, on a whole lesson, Nsight "
+                 "Compute (faster; not recorded as progress)")
         ->excludes("--sanitize")
         ->excludes("--sanitize-tools");
   }

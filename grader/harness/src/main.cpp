@@ -58,8 +58,10 @@ int main(int argc, char** argv) {
   app.add_option("--device", device, "CUDA device index");
   app.add_option("--kernel-timeout", kernel_timeout, "seconds before a kernel counts as hung");
   app.add_flag("--quick", quick, "small shapes only, no timing (for compute-sanitizer)");
-  app.add_flag("--skip-large", skip_large,
-               "skip the cases that need several GiB (the grader's --quick; implied by --quick)");
+  app.add_flag(
+      "--skip-large", skip_large,
+      "skip the cases that need several GiB and the correctness cases past 2^23 elements (the "
+      "grader's --quick; implied by --quick)");
   app.add_flag("--skip-profiled", skip_profiled,
                "profiled tests skip (the grader's --quick on a whole lesson; implied by --quick)");
   app.add_option("--quiet-gpu-lock", quiet_gpu_lock,

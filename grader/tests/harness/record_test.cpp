@@ -1,5 +1,6 @@
-// The hidden tests' modes: --skip-large (the grader's --quick) skips the cases of several GiB, and
-// --quick (compute-sanitizer's small shapes) implies it.
+// The hidden tests' modes: --skip-large (the grader's --quick) skips the cases of several GiB and
+// the correctness cases past kLargestQuickCase elements, and --quick (compute-sanitizer's small
+// shapes) implies it.
 #include <gtest/gtest.h>
 
 #include "harness/lesson.hpp"
@@ -35,6 +36,32 @@ TEST(Record, RequireMemorySkipsLargeCasesUnderSkipLarge) {
     EXPECT_NE(std::string(e.what()).find("large shape skipped"), std::string::npos) << e.what();
   }
   harness::set_skip_large(false);
+}
+
+// A correctness case with a buffer of more than kLargestQuickCase elements skips under
+// --skip-large, before it allocates; a buffer at the limit, and the timed case's of any size, do
+// not skip (they then allocate, or fail to with a CudaError where this machine has no GPU).
+bool skips(harness::Case::Mode mode, std::size_t n) {
+  harness::Case c("00_lesson", "step", "case", mode, 1);
+  try {
+    c.output<float>("out", n);
+  } catch (const harness::SkipCase& e) {
+    EXPECT_NE(std::string(e.what()).find("large shape skipped"), std::string::npos) << e.what();
+    return true;
+  } catch (const harness::CudaError&) {  // no GPU here: the case got as far as allocating
+  }
+  return false;
+}
+
+TEST(Record, SkipLargeSkipsCorrectnessCasesPastTheQuickLimit) {
+  using Mode = harness::Case::Mode;
+  const std::size_t limit = harness::kLargestQuickCase;
+  harness::set_skip_large(true);
+  EXPECT_TRUE(skips(Mode::correctness, limit + 1));
+  EXPECT_FALSE(skips(Mode::correctness, limit));
+  EXPECT_FALSE(skips(Mode::timing, limit + 1));  // the speed test always runs
+  harness::set_skip_large(false);
+  EXPECT_FALSE(skips(Mode::correctness, limit + 1));  // the full grade runs every case
 }
 
 }  // namespace

@@ -589,6 +589,8 @@ class Case {
     return raw;
   }
   void admit(std::size_t n) const;             // throws SkipCase for large shapes under --quick
+                                               // and the correctness cases past
+                                               // kLargestQuickCase under --skip-large
   std::size_t guard_for(std::size_t n) const;  // none when timing or under compute-sanitizer
   void restore_replayed();                     // replay()'s outputs into buffers
   // An in-place array's device reference must start from the values drawn (vouch()); an output
