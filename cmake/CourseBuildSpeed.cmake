@@ -21,7 +21,7 @@
 # - Unity builds (course_unity_build below): the grader's core and drivers in units of 8 files,
 #   the harness in one unit, the lessons' command-line tools in one. Every file paid again for the
 #   templates of fmt, nlohmann-json and the standard library it instantiates (and the harness's
-#   for a precompiled header of its own, 7 s): on 2 cores `grader` took 98 s of CPU as separate
+#   for a precompiled header of its own, 7 s): on 2 cores `grader` took 106 s of CPU as separate
 #   files and the harness 54 s, 69 s and 14 s in units (docs/measured/setup-2core.md,
 #   twenty-fifth session). The harness's one unit needs no precompiled header (13.6 s with it,
 #   14.1 s without, and the header itself 8 s).
