@@ -90,10 +90,6 @@ std::string error_text(cudaError_t err) {
   return fmt::format("{} ({})", cudaGetErrorName(err), cudaGetErrorString(err));
 }
 
-void skip_large_under_quick(int n) {
-  if (harness::quick() && n > (1 << 16)) harness::skip_in_quick_mode("large shape skipped");
-}
-
 // Two host arrays of n random floats, one element longer than n (so that data() is never null,
 // even for n = 0); only the first n belong to the call.
 struct HostInputs {
@@ -127,7 +123,7 @@ std::string leak_size(double bytes, int n) {
 
 void host_result(harness::Case& c, const int& n) {
   c.describe("vector_add", fmt::format("n = {} (a, b and c in host memory)", n));
-  skip_large_under_quick(n);
+  c.admit(static_cast<std::size_t>(n));
   const HostInputs in(n, c.seed());
   const HostInputs pristine = in;
   harness::HostOutput<float> out("c", n);
@@ -179,7 +175,7 @@ void no_leak(harness::Case& c) {
   c.describe(
       "vector_add",
       fmt::format("n = {} called 5 times, device memory in use compared before and after", kLeakN));
-  skip_large_under_quick(kLeakN);
+  c.admit(kLeakN);
   const HostInputs in(kLeakN, c.seed());
   harness::HostOutput<float> out("c", kLeakN);
   cudaError_t first = cudaSuccess;

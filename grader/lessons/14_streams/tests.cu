@@ -56,10 +56,6 @@ std::string still_held(const std::string& what, const streams::Resources& before
       what, l);
 }
 
-void skip_large_under_quick(std::size_t n) {
-  if (harness::quick() && n > (1u << 16)) harness::skip_in_quick_mode("large shape skipped");
-}
-
 // The timing size: 2^26 floats, 256 MiB each way.
 constexpr std::size_t kTimingN = std::size_t(1) << 26;
 
@@ -113,7 +109,7 @@ const std::vector<int> kPinnedSizes = {0, 1, 1000, 65537, (1 << 22) + 3};
 void pinned_case(harness::Case& c, const int& n_int) {
   const std::size_t n = static_cast<std::size_t>(n_int);
   c.describe("pinned_alloc and pinned_free", fmt::format("n = {} floats", n));
-  skip_large_under_quick(n);
+  c.admit(n);
   const streams::Resources before = streams::live_resources();
   float* p = reinterpret_cast<float*>(std::uintptr_t{0x1});  // not null: must be overwritten
   cudaError_t err = streams::pinned_alloc(&p, n);
@@ -326,7 +322,7 @@ const std::vector<int> kOverlapSizes = {0, 1, 1000, 4099, (1 << 20) + 3, (1 << 2
 void overlap_case(harness::Case& c, const int& n_int) {
   const std::size_t n = static_cast<std::size_t>(n_int);
   c.describe("pipeline", fmt::format("n = {} floats, in and out page-locked", n));
-  skip_large_under_quick(n);
+  c.admit(n);
   PipelineBuffers b(n, 4096);
   b.prepare(c.seed());
   const cudaError_t err = b.call();

@@ -537,6 +537,13 @@ class Case {
     return raw;
   }
 
+  /// Skips the case when a buffer of `n` elements is too large for the mode: more than 2^16
+  /// under --quick (compute-sanitizer), more than kLargestQuickCase (harness/record.hpp) in a
+  /// correctness case under --skip-large (the grader's --quick). The Case's own buffers ask for
+  /// themselves; a case whose arrays are not the Case's (host code's, which the student's function
+  /// allocates on the device) calls it before its first allocation. @throws SkipCase.
+  void admit(std::size_t n) const;
+
   /// Adds a failure of this case (prefixed with the case's description and seed).
   void fail(const std::string& message);
   /// The failures so far, without prefix: first the comparisons, then the end-of-case checks.
@@ -588,9 +595,6 @@ class Case {
     buffers_.push_back(std::move(b));
     return raw;
   }
-  void admit(std::size_t n) const;             // throws SkipCase for large shapes under --quick
-                                               // and the correctness cases past
-                                               // kLargestQuickCase under --skip-large
   std::size_t guard_for(std::size_t n) const;  // none when timing or under compute-sanitizer
   void restore_replayed();                     // replay()'s outputs into buffers
   // An in-place array's device reference must start from the values drawn (vouch()); an output
