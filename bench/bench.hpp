@@ -21,9 +21,9 @@
 #include "harness/data.hpp"
 #include "harness/device.hpp"
 #include "harness/timing.hpp"
-// Not harness/lesson.hpp: the tables need no hidden-test machinery, and GoogleTest, which it
-// brings, is about 92,000 preprocessed lines; without it a lesson's bench.cu took 5.0-5.5 s of CPU
-// to compile instead of 6.1-7.5 s on 2 cores (docs/measured/setup-2core.md, twentieth session).
+// Not harness/lesson.hpp: the tables need no hidden-test machinery. (It brought GoogleTest then,
+// about 92,000 preprocessed lines: without it a lesson's bench.cu took 5.0-5.5 s of CPU to compile
+// instead of 6.1-7.5 s on 2 cores, docs/measured/setup-2core.md, twentieth session.)
 #if defined(__CUDACC__)
 #include "harness/fill.cuh"  // fill_on_device(): the tables draw their inputs on the device
 #endif

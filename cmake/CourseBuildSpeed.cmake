@@ -17,14 +17,14 @@
 #   which declare command lines with CLI11, at -O0 too (COURSE_CLI_CXX_OPTIMIZATION).
 #   The harness, which runs inside the timed hidden-test processes, keeps the build type's flags.
 #   COURSE_PRECOMPILED_HEADERS=OFF turns the headers off (to check that every file includes what
-#   it uses, with COURSE_UNITY_BUILD=OFF).
+#   it uses, with COURSE_UNITY_BUILD=OFF; the executables' command files stay one unit).
 # - Unity builds (course_unity_build below): the grader's core and drivers in units of 8 files,
 #   the harness in one unit, the lessons' command-line tools in one. Every file paid again for the
-#   templates of fmt, nlohmann-json and the standard library it instantiates (and the harness's
-#   for a precompiled header of its own, 7 s): on 2 cores `grader` took 106 s of CPU as separate
-#   files and the harness 54 s, 69 s and 14 s in units (docs/measured/setup-2core.md,
+#   templates of fmt, nlohmann-json and the standard library it instantiates, and the harness
+#   also for a precompiled header of its own (7.2 s): on 2 cores `grader` took 106 s of CPU as
+#   separate files and 69 s in units, the harness 54 s and 14 s (docs/measured/setup-2core.md,
 #   twenty-fifth session). The harness's one unit needs no precompiled header (13.6 s with it,
-#   14.1 s without, and the header itself 8 s).
+#   14.1 s without).
 # - Unix Makefiles (the presets' generator) print no "Built target" line (TARGET_MESSAGES OFF):
 #   each such line was a shell and a `cmake -E cmake_echo_color` per target on the way to a lesson's
 #   hidden-test binary, on every grade's rebuild. Make with nothing to do for lesson 01: 0.16-0.22 s
@@ -116,7 +116,8 @@ function(_course_pch_owner name optimization headers libraries)
 endfunction()
 
 # Makes the precompiled headers' owners: course_pch (the grader), course_pch_tests (its tests),
-# course_pch_harness (the harness and its tests). Call after cmake/Dependencies.cmake.
+# course_pch_harness (the harness's CPU tests, at the harness's optimization; the harness itself
+# is one unit without one). Call after cmake/Dependencies.cmake.
 function(course_add_precompiled_headers)
   if(NOT COURSE_PRECOMPILED_HEADERS)
     return()
@@ -124,12 +125,12 @@ function(course_add_precompiled_headers)
   _course_pch_owner(course_pch "${COURSE_GRADER_CXX_OPTIMIZATION}" "" "")
   _course_pch_owner(course_pch_tests "${COURSE_GRADER_CXX_OPTIMIZATION}" <gtest/gtest.h>
                     GTest::gtest)
-  _course_pch_owner(course_pch_harness "" <gtest/gtest.h> GTest::gtest)  # the harness's CPU tests
+  _course_pch_owner(course_pch_harness "" <gtest/gtest.h> GTest::gtest)
 endfunction()
 
 # Target `target` of the grader's C++: COURSE_GRADER_CXX_OPTIMIZATION and the grader's
 # precompiled header. TESTS: the header with GoogleTest. HARNESS: the build type's optimization
-# and the harness's header. CLI: a target whose every file includes CLI11 to declare command
+# and the header of the harness's tests. CLI: a target whose every file includes CLI11 to declare command
 # lines (the grader's main and commands): COURSE_CLI_CXX_OPTIMIZATION, since its time goes into
 # compiling CLI11's own code again in every file (4.8 s a file at -O1, 3.3 s at -O0; hence the
 # unity build of the executables in grader/CMakeLists.txt), and the grader's header where the two
