@@ -260,6 +260,10 @@ VariantOutcome grade_variant(const course::Lesson& lesson, const std::string& v,
       out.no_gpu = r.message;
       return out;
     }
+    if (r.status == course::LessonStatus::unsupported) {
+      out.unsupported = r.message;
+      return out;
+    }
     course::Report whole;
     whole.lessons.push_back(r);
     const std::string text = course::to_text(whole, course::TextOptions{false, true, "grader"});
@@ -344,6 +348,12 @@ int dev_check(const course::Manifest& m, const DevCheckOptions& o, GradeOptions 
       if (!outcome.no_gpu.empty()) {
         fmt::print("skip   GPU checks: {}\n", outcome.no_gpu);
         return skipped_exit_code(drift);
+      }
+      // Every variant would say the same (they share the GPU and the build folder): once.
+      if (!outcome.unsupported.empty()) {
+        fmt::print("skip   {}: cannot be graded on this GPU: {}\n", lesson.id, outcome.unsupported);
+        any_skipped = true;
+        break;
       }
       any_skipped |= outcome.skipped;
       if (outcome.skipped) continue;

@@ -28,6 +28,9 @@ struct VariantOutcome {
                          ///< is caught)
   bool skipped = false;  ///< a tool it needs is missing, or its step cannot be graded here
   std::string no_gpu;    ///< the reason, when there is no GPU: the GPU checks stop
+  /// The reason the lesson cannot be graded on this GPU (too old for it, or the build folder's
+  /// device images are for another GPU): the lesson's other variants are skipped.
+  std::string unsupported;
   std::map<std::string, std::vector<double>>
       ratios;  ///< per step: fraction of the ceiling, per run
   std::map<std::string, std::set<course::StepStatus>> verdicts;  ///< per step: the verdicts seen
@@ -47,8 +50,9 @@ std::vector<std::string> layout_problems(const course::Manifest& m, const std::s
 /// Runs the checks and prints what it found. Returns the exit code (course::ExitCode): kExitOk
 /// when every check ran and all is as expected; kExitFailed on drift (whatever was skipped);
 /// kExitUsage for an unknown --lesson or --only; kExitNoGpu (3) when what ran is as expected but
-/// checks were skipped here: the GPU checks (no GPU, or a build without dev targets) or entries
-/// that need compute-sanitizer. Never 0 after a skip, so CI can tell skipped from passed.
+/// checks were skipped here: the GPU checks (no GPU, or a build without dev targets), a lesson
+/// this GPU cannot grade (VariantOutcome::unsupported) or entries that need compute-sanitizer.
+/// Never 0 after a skip, so CI can tell skipped from passed.
 int dev_check(const course::Manifest& m, const DevCheckOptions& options,
               GradeOptions grade_options);
 

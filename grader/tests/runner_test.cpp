@@ -22,6 +22,7 @@
 #include "build.hpp"
 #include "course/config.hpp"
 #include "course/manifest.hpp"
+#include "devcheck.hpp"
 #include "grade.hpp"
 #include "progress.hpp"
 #include "test_dir.hpp"
@@ -240,6 +241,19 @@ TEST_F(Runner, DeviceImagesForAnotherGpuStopWithTheFix) {
   course::Report whole;
   whole.lessons.push_back(r);
   EXPECT_EQ(whole.exit_code(), course::kExitNoGpu);
+}
+
+// `grader dev check` on such a folder: the variant reports the reason as "unsupported" (the
+// lesson's other variants are then skipped, once), not as a drift of the solution.
+TEST_F(Runner, DevCheckSkipsALessonWhoseImagesAreForAnotherGpu) {
+  fs::copy_file(FAKE_CHILD, dir_ / "grade_07_transpose__solution");
+  setenv("FAKE_IMAGE_PROBLEM", "images for sm_75 only, and this GPU is sm_90", 1);
+  setenv("FAKE_TESTS", "naive/T.pass:tiled/T.pass", 1);
+  const driver::VariantOutcome out = driver::grade_variant(
+      *manifest_.find("07_transpose"), "solution", driver::DevCheckOptions{}, options_);
+  EXPECT_EQ(out.unsupported, "images for sm_75 only, and this GPU is sm_90");
+  EXPECT_EQ(out.problem, "");
+  EXPECT_EQ(out.no_gpu, "");
 }
 
 // Tests that find no GPU end the grade at once: memcheck beside them, which may find one where

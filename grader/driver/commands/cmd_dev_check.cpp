@@ -28,9 +28,9 @@ class DevCheck : public Subcommand {
         "  0  every check ran, all as expected\n"
         "  1  drift: a check found a problem\n"
         "  2  usage error: unknown --lesson or --only\n"
-        "  3  what ran is as expected, but checks were skipped here (no GPU, a build without\n"
-        "     the dev targets, or no compute-sanitizer): not a pass; ctest reports it as "
-        "skipped\n");
+        "  3  what ran is as expected, but checks were skipped here (no GPU, a lesson this\n"
+        "     GPU cannot grade, a build without the dev targets, or no compute-sanitizer): not\n"
+        "     a pass; ctest reports it as skipped\n");
   }
   int run(Context& context) override {
     return dev_check(context.manifest, options_, context.grade_options());
