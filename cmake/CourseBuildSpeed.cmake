@@ -130,8 +130,8 @@ endfunction()
 
 # Target `target` of the grader's C++: COURSE_GRADER_CXX_OPTIMIZATION and the grader's
 # precompiled header. TESTS: the header with GoogleTest. HARNESS: the build type's optimization
-# and the header of the harness's tests. CLI: a target whose every file includes CLI11 to declare command
-# lines (the grader's main and commands): COURSE_CLI_CXX_OPTIMIZATION, since its time goes into
+# and the header of the harness's tests. CLI: a target whose every file includes CLI11 to declare
+# command lines (the grader's main and commands): COURSE_CLI_CXX_OPTIMIZATION, since its time goes into
 # compiling CLI11's own code again in every file (4.8 s a file at -O1, 3.3 s at -O0; hence the
 # unity build of the executables in grader/CMakeLists.txt), and the grader's header where the two
 # optimizations agree. CLI11 is in no header: in the one unit of a unity build, parsing it is a

@@ -39,9 +39,8 @@ bool skip_large();
 /// The most elements (of any type) a buffer of a correctness case may have under skip_large():
 /// 2^23, 32 MiB of floats. The larger cases (05's sum of 2^26 + 17 floats, 10's sum of 2^25,
 /// 11's scans of 2^23 + 2,065) took most of the grader's --quick on our H200
-/// (docs/measured/H200.md, twenty-fourth session); 02's and 14's of 2^24 + 1 floats and more,
-/// 15's block_size case of 2^24 + 1 and 12's of 8,388,619 bytes skip too. The cases of 2^22 plus a
-/// few elements, which end on a partial tile, stay.
+/// (docs/measured/H200.md, twenty-fourth session); the cases of 2^22 plus a few elements, which
+/// end on a partial tile, stay. Which lessons' cases skip: docs/INSTRUCTORS.md, "Sanitizers".
 inline constexpr std::size_t kLargestQuickCase = std::size_t(1) << 23;
 /// Sets --skip-large; called once by the test main.
 void set_skip_large(bool skip);
