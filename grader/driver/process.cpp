@@ -87,6 +87,26 @@ std::vector<char*> c_argv(const std::vector<std::string>& argv) {
   return out;
 }
 
+// Test processes killed once their report said they were done (WatchedChild::done_at_exit_record)
+// and not waited for: reaped by reap_finished() when their teardown is over, or by init once the
+// grader has exited.
+struct Unreaped {
+  std::mutex mutex;
+  std::vector<pid_t> pids;
+};
+Unreaped& unreaped() {
+  static Unreaped u;
+  return u;
+}
+void reap_finished() {
+  Unreaped& u = unreaped();
+  const std::lock_guard<std::mutex> hold(u.mutex);
+  std::vector<pid_t> left;
+  for (const pid_t pid : u.pids)
+    if (waitpid(pid, nullptr, WNOHANG) == 0) left.push_back(pid);
+  u.pids.swap(left);
+}
+
 }  // namespace
 
 Captured run_capture(const std::vector<std::string>& argv, const std::string& cwd,
@@ -181,6 +201,7 @@ ChildEnd run_watched(const WatchedChild& child) {
     end.stopped = true;
     return end;
   }
+  reap_finished();
   const auto started = clock::now();
   std::optional<StopSignals> catching(std::in_place);
   const pid_t pid = start_in_own_group(child.argv, child.log_path);
@@ -192,6 +213,7 @@ ChildEnd run_watched(const WatchedChild& child) {
   auto since = clock::now();
   off_t seen_size = -1;
   int status = 0;
+  std::optional<int> done_code;  // from the "exit" record, with done_at_exit_record
   for (;;) {
     const pid_t w = waitpid(pid, &status, WNOHANG);
     if (w == pid) break;
@@ -216,6 +238,10 @@ ChildEnd run_watched(const WatchedChild& child) {
         since = clock::now();
       current = log.running;
       waiting = log.waiting;
+      if (child.done_at_exit_record && log.exit_code) {  // every result is in
+        done_code = log.exit_code;
+        break;
+      }
       // After 3 s: a wait of a second or two is not worth a line.
       if (child.say_when_waiting_on_machine && log.waiting_on_machine >= 3 && !said_waiting) {
         said_waiting = true;
@@ -237,6 +263,10 @@ ChildEnd run_watched(const WatchedChild& child) {
   }
   // Anything the child left running in its group goes with it.
   kill(-pid, SIGKILL);
+  if (done_code) {  // killed in its teardown: reaped later, not waited for here
+    const std::lock_guard<std::mutex> hold(unreaped().mutex);
+    unreaped().pids.push_back(pid);
+  }
   catching.reset();
   // Handlers restored: the signal now ends the grader (while another watcher runs, its handler
   // catches it again, that watcher kills its own process, and the last one ends the grader).
@@ -244,9 +274,9 @@ ChildEnd run_watched(const WatchedChild& child) {
     stop_signal = 0;
     raise(sig);
   }
-  end.exited = WIFEXITED(status) && !end.timed_out && !end.stopped;
-  end.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  end.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+  end.exited = done_code || (WIFEXITED(status) && !end.timed_out && !end.stopped);
+  end.code = done_code ? *done_code : WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  end.signal = !done_code && WIFSIGNALED(status) ? WTERMSIG(status) : 0;
   end.seconds = std::chrono::duration<double>(clock::now() - started).count();
   return end;
 }

@@ -33,6 +33,12 @@ struct WatchedChild {
   /// grade that started it no longer needs its results (memcheck beside tests that found no GPU,
   /// broke down, or passed no step).
   const std::atomic<bool>* stop = nullptr;
+  /// When set, the child counts as exited once its report holds the "exit" record
+  /// (course/protocol.hpp): its group is killed then and reaped later, without waiting for the
+  /// CUDA context's teardown (about 0.1 s of every grade on our H200, more with page-locked
+  /// memory to free: docs/measured/H200.md, twenty-sixth session). Not for a child whose own
+  /// output after that record matters (compute-sanitizer's summary, when it wraps the tests).
+  bool done_at_exit_record = false;
 };
 
 /// How a watched child ended.
@@ -53,7 +59,8 @@ int start_in_own_group(const std::vector<std::string>& argv, const std::string& 
 
 /// Starts the child in its own process group, watches its report file and kills the whole group
 /// when one test runs past `test_timeout`, nothing happens for `idle_timeout` seconds, or
-/// `stop` becomes true (ChildEnd::stopped).
+/// `stop` becomes true (ChildEnd::stopped); with `done_at_exit_record`, also once the report
+/// says the child is done (then ChildEnd::exited and the record's code, as if it had exited).
 ChildEnd run_watched(const WatchedChild& child);
 
 /// Human words for how a child ended ("killed by signal 11 (Segmentation fault)").

@@ -250,6 +250,8 @@ WatchedChild test_process(const std::string& exe, const std::vector<std::string>
   child.say_when_waiting_on_machine = o.status_messages;
   child.idle_timeout = std::max(60.0, o.test_timeout);
   child.stop = o.stop;
+  // compute-sanitizer writes its findings after the tests' process has ended: wait for it.
+  child.done_at_exit_record = o.wrapper.empty();
   return child;
 }
 

@@ -15,7 +15,9 @@
 // While the file $FAKE_BUSY_WHILE exists, a run finds no usable GPU, as a GPU in an exclusive
 // compute mode whose context another process holds (cudaErrorDevicesUnavailable). With
 // $FAKE_IMAGE_PROBLEM set, a run reports that text as its device images' problem (a build folder
-// compiled for another GPU) in its device record and exits as the harness does then.
+// compiled for another GPU) in its device record and exits as the harness does then. A run that
+// reaches its end writes the harness's "exit" record; with $FAKE_SLOW_EXIT set, it then takes
+// that many seconds to exit (a CUDA context's teardown, slowed down).
 #include <signal.h>
 #include <unistd.h>
 
@@ -161,5 +163,9 @@ int main(int argc, char** argv) {
       return course::protocol::kExitContextLost;
     }
   }
-  return any_failed ? 1 : 0;
+  const int rc = any_failed ? 1 : 0;
+  write({{"event", "exit"}, {"code", rc}});
+  if (const char* slow = std::getenv("FAKE_SLOW_EXIT"))
+    std::this_thread::sleep_for(std::chrono::duration<double>(std::atof(slow)));
+  return rc;
 }

@@ -44,6 +44,19 @@ TEST(Protocol, CountsWaitingForTheGpu) {
   EXPECT_EQ(log.running, "host/Correct.no_leak");
 }
 
+// The "exit" record says the process is done; a torn one, or none, says nothing yet.
+TEST(Protocol, ExitRecordOnlyOnceWhole) {
+  const std::string tests =
+      "{\"event\":\"start\",\"test\":\"tiled/A.b\"}\n"
+      "{\"event\":\"end\",\"test\":\"tiled/A.b\",\"status\":\"failed\"}\n";
+  EXPECT_FALSE(parse_log(tests).exit_code.has_value());
+  EXPECT_FALSE(parse_log(tests + "{\"event\":\"exit\",\"co").exit_code.has_value());
+  const auto log = parse_log(tests + "{\"event\":\"exit\",\"code\":1}\n");
+  ASSERT_TRUE(log.exit_code.has_value());
+  EXPECT_EQ(*log.exit_code, 1);
+  EXPECT_TRUE(log.running.empty());
+}
+
 TEST(Protocol, NoGpuRecord) {
   const auto log = parse_log("{\"event\":\"no_gpu\",\"reason\":\"no CUDA-capable device\"}\n");
   EXPECT_TRUE(log.no_gpu);

@@ -111,6 +111,7 @@ class Runner : public ::testing::Test {
     unsetenv("FAKE_ARGS_FILE");
     unsetenv("FAKE_BUSY_WHILE");
     unsetenv("FAKE_IMAGE_PROBLEM");
+    unsetenv("FAKE_SLOW_EXIT");
   }
   // Grades 07 with the fake child's `tests`; `device` receives the device record the grade kept.
   course::LessonReport grade(const std::string& tests, nlohmann::json* device = nullptr) {
@@ -170,6 +171,43 @@ TEST_F(Runner, AllPass) {
       "naive/T.pass:tiled/T.pass:tiled_padded/T.pass:tiled_cp_async/T.pass:padded_32x32/T.pass");
   EXPECT_EQ(r.status, course::LessonStatus::pass);
   for (const auto& s : r.steps) EXPECT_EQ(s.status, course::StepStatus::pass) << s.name;
+}
+
+// Once the test process has written its "exit" record, the grade has every result: it goes on
+// without waiting for the process's teardown (a CUDA context's, 0.1 s and more on our H200), whose
+// process it kills. Under a wrapper (compute-sanitizer, whose findings come after the tests'
+// process ends) it waits for the end, as before.
+TEST_F(Runner, TheGradeGoesOnOnceTheTestProcessSaysItIsDone) {
+  setenv("FAKE_SLOW_EXIT", "20", 1);
+  setenv("FAKE_ARGS_FILE", (dir_ / "test-process-args").c_str(), 1);
+  options_.kind = course::RunKind::quick;
+  const auto started = std::chrono::steady_clock::now();
+  const auto r = grade("naive/T.pass:tiled/T.fail");
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  EXPECT_LT(seconds, 10.0) << "the grade waited for the test process's slow exit";
+  EXPECT_EQ(r.status, course::LessonStatus::fail);
+  EXPECT_EQ(step(r, "naive").status, course::StepStatus::pass);
+  EXPECT_EQ(step(r, "tiled").status, course::StepStatus::fail);
+  // One process ran every test: its exit record (code 1) is an ordinary end, not a breakdown
+  // that calls for another process.
+  std::ifstream in(dir_ / "test-process-args");
+  int processes = 0;
+  for (std::string line; std::getline(in, line);) ++processes;
+  EXPECT_EQ(processes, 1);
+}
+
+TEST_F(Runner, UnderComputeSanitizerTheGradeWaitsForTheTestProcessToEnd) {
+  setenv("FAKE_SLOW_EXIT", "1.5", 1);
+  options_.kind = course::RunKind::sanitize;
+  options_.sanitize_tools = {"memcheck"};
+  const auto started = std::chrono::steady_clock::now();
+  const auto r = grade("naive/T.pass");
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  EXPECT_GE(seconds, 1.5) << "the grade did not wait for compute-sanitizer's end";
+  EXPECT_EQ(step(r, "naive").status, course::StepStatus::pass);
+  EXPECT_EQ(sanitizer_calls().size(), 1u);
 }
 
 // A step this machine cannot grade (every test skipped: too little memory) does not fail the

@@ -8,7 +8,7 @@
 ///
 /// - step `pinned`: pinned_alloc() and pinned_free(), the host buffers a transfer needs,
 ///   page-locked (cudaMallocHost, or malloc + cudaHostRegister), freed on every path. The course
-///   copies 256 MiB to the device and back through them and times it against the same copies
+///   copies 64 MiB to the device and back through them and times it against the same copies
 ///   through page-locked buffers of its own.
 /// - step `overlap`: pipeline(), the whole round trip cut into chunks on streams the function
 ///   creates, so that copies in both directions and kernels of different chunks run at once.

@@ -32,6 +32,8 @@ ChildLog parse_log(const std::string& text) {
     } else if (event == "waiting_for_quiet_gpu") {
       ++log.waiting;
       if (r.value("on", "") == "machine") ++log.waiting_on_machine;
+    } else if (event == "exit") {
+      log.exit_code = r.value("code", -1);
     } else if (event == "fatal") {
       log.fatal_reason = r.value("reason", "");
       log.fatal_test = r.value("test", "");

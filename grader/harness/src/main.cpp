@@ -165,5 +165,8 @@ int main(int argc, char** argv) {
   const int rc = RUN_ALL_TESTS();
   // Remove before `report` goes out of scope: GoogleTest deletes listeners at exit.
   delete ::testing::UnitTest::GetInstance()->listeners().Release(reporter);
+  // Every result is written: the grader may read them and go on while this process tears down
+  // its CUDA context (0.1 s and more on our H200: docs/measured/H200.md, twenty-sixth session).
+  report.write({{"event", "exit"}, {"code", rc}});
   return rc;
 }

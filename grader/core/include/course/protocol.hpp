@@ -17,10 +17,14 @@
 ///                                       itself, harness/quiet_gpu.hpp: the process is alive;
 ///                                       with "on":"machine" while the wait is for another
 ///                                       hidden-test process on the machine, not for this grade)
+///   {"event":"exit", "code":0|1}  (last: every test has ended; the process returns `code` from
+///                                  main(). What is left is the CUDA context's teardown, which the
+///                                  grader need not wait for: driver/process.hpp)
 /// Test names start with the step they belong to: "<step>/<Suite>.<test>[/<param>]".
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -72,6 +76,10 @@ struct ChildLog {
   std::string fatal_test;    ///< the test that "fatal" record names ("" = none)
   std::size_t waiting = 0;   ///< "waiting_for_quiet_gpu" records so far
   std::size_t waiting_on_machine = 0;  ///< those of them with "on":"machine"
+  /// The exit code from the "exit" record the hidden-test binary writes once its last test has
+  /// ended, before it returns from main(); empty until then, and for a process that ends earlier
+  /// (a crash, a lost context, a test that ends its process on purpose).
+  std::optional<int> exit_code;
 };
 
 /// Parses a report file's text. Lines that are not JSON (a torn last line) are ignored.
