@@ -18,7 +18,10 @@
 # passing verdicts; with the stubs it times failing ones. With RECORDS=DIR, the hidden tests' own
 # records of each lesson's full grade and --quick (BUILD_DIR/grader-runs/grade_LESSON: every test's
 # milliseconds, pairs and figures) are kept in DIR/LESSON/runs-full and runs-quick;
-# `tools/probes/largest_tests.py DIR` then lists each lesson's slowest tests.
+# `tools/probes/largest_tests.py DIR` then lists each lesson's slowest tests. With REPEATS=N (default
+# 1), each cell is the median of N runs (each after its own touch), followed by their range: on our
+# H200 one run of the same cell varied by up to 0.6 s from one device call to the next
+# (docs/measured/H200.md, twenty-sixth session), as much as some lessons' distance from a target.
 #   tools/verdict_times.sh BUILD_DIR [LESSON...]     (default: every ready lesson)
 set -uo pipefail
 build=${1:?usage: tools/verdict_times.sh BUILD_DIR [LESSON...]}
@@ -41,14 +44,30 @@ first_step() {
 for l in json.load(open('lessons/course.json'))['lessons']:
     if l['id'] == sys.argv[1]: print(l['steps'][0]['name'])" "$1"
 }
-timed() {  # timed LOG CMD...: prints "seconds [rc]"
-  local log=$1; shift
-  local t0 t1 rc
-  t0=$(date +%s.%N)
-  "$@" >"$log" 2>&1
-  rc=$?
-  t1=$(date +%s.%N)
-  awk -v a="$t0" -v b="$t1" -v rc="$rc" 'BEGIN { printf "%.1f [%d]", b - a, rc }'
+repeats=${REPEATS:-1}
+[[ $repeats =~ ^[1-9][0-9]*$ ]] || { echo "REPEATS must be a whole number from 1 up" >&2; exit 2; }
+# timed LOG EDIT CMD...: runs CMD $repeats times (after a touch of the lesson's kernel files each
+# time when EDIT is 1) and prints "median [worst exit code]", then " (min-max)" when it ran more
+# than once. The lesson is $l.
+timed() {
+  local log=$1 edit=$2; shift 2
+  local t0 t1 rc worst=0 times=() i
+  for ((i = 0; i < repeats; i++)); do
+    [ "$edit" = 1 ] && touch exercises/"$l"/*.cu
+    t0=$(date +%s.%N)
+    "$@" >"$log" 2>&1
+    rc=$?
+    t1=$(date +%s.%N)
+    [ "$rc" -gt "$worst" ] && worst=$rc
+    times+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')")
+  done
+  printf '%s\n' "${times[@]}" | sort -n | awk -v rc="$worst" '
+    { t[NR] = $1 }
+    END {
+      m = NR % 2 ? t[(NR + 1) / 2] : (t[NR / 2] + t[NR / 2 + 1]) / 2
+      printf "%.1f [%d]", m, rc
+      if (NR > 1) printf " (%.1f-%.1f)", t[1], t[NR]
+    }'
 }
 # The rebuild is timed with the CMake the grader runs (the build tree's own, CMAKE_COMMAND): on
 # our H200's image the `cmake` on PATH is a Python wrapper that adds about 0.2 s to every call.
@@ -67,18 +86,14 @@ echo "| lesson | full grade | one step | --quick | rebuild | one step, no build 
 echo "| --- | --- | --- | --- | --- | --- | --- | --- |"
 for l in "${lessons[@]}"; do
   step=$(first_step "$l")
-  touch exercises/"$l"/*.cu
-  full=$(timed "$logs/$l.full.log" "$grader" "$l")
+  full=$(timed "$logs/$l.full.log" 1 "$grader" "$l")
   keep_records "$l" full
-  touch exercises/"$l"/*.cu
-  one=$(timed "$logs/$l.step.log" "$grader" "$l.$step")
-  touch exercises/"$l"/*.cu
-  quick=$(timed "$logs/$l.quick.log" "$grader" "$l" --quick)
+  one=$(timed "$logs/$l.step.log" 1 "$grader" "$l.$step")
+  quick=$(timed "$logs/$l.quick.log" 1 "$grader" "$l" --quick)
   keep_records "$l" quick
-  touch exercises/"$l"/*.cu
-  rebuild=$(timed "$logs/$l.rebuild.log" "$cmake_bin" --build "$build" --target "grade_$l")
-  one_nb=$(timed "$logs/$l.step-nobuild.log" "$grader" "$l.$step" --no-build)
-  quick_nb=$(timed "$logs/$l.quick-nobuild.log" "$grader" "$l" --quick --no-build)
-  full_nb=$(timed "$logs/$l.full-nobuild.log" "$grader" "$l" --no-build)
+  rebuild=$(timed "$logs/$l.rebuild.log" 1 "$cmake_bin" --build "$build" --target "grade_$l")
+  one_nb=$(timed "$logs/$l.step-nobuild.log" 0 "$grader" "$l.$step" --no-build)
+  quick_nb=$(timed "$logs/$l.quick-nobuild.log" 0 "$grader" "$l" --quick --no-build)
+  full_nb=$(timed "$logs/$l.full-nobuild.log" 0 "$grader" "$l" --no-build)
   echo "| $l | $full | $one ($step) | $quick | $rebuild | $one_nb | $quick_nb | $full_nb |"
 done
