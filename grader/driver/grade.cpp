@@ -15,6 +15,7 @@
 #include "course/config.hpp"
 #include "course/extensions.hpp"
 #include "course/protocol.hpp"
+#include "process.hpp"
 #include "run_lock.hpp"
 #include "test_run.hpp"
 #include "tool_run.hpp"
@@ -302,6 +303,8 @@ course::LessonReport grade_holding_lock(const course::Selection& sel, const Grad
   course::LessonReport report;
   if (!prepare(*sel.lesson, o, report)) return report;
   std::vector<const course::Step*> steps = selected_steps(sel);
+  // An earlier grade's test process may still hold the lock memcheck beside the tests needs.
+  wait_for_ended_test_processes();
   MemcheckBeside beside(*sel.lesson, steps, o);
   GradeOptions tests = o;
   tests.quiet_gpu_lock = beside.lock_path();

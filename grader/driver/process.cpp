@@ -88,8 +88,8 @@ std::vector<char*> c_argv(const std::vector<std::string>& argv) {
 }
 
 // Test processes killed once their report said they were done (WatchedChild::done_at_exit_record)
-// and not waited for: reaped by reap_finished() when their teardown is over, or by init once the
-// grader has exited.
+// and not waited for: reaped by wait_for_ended_test_processes() before the grader's next GPU
+// work, or by init once the grader has exited.
 struct Unreaped {
   std::mutex mutex;
   std::vector<pid_t> pids;
@@ -98,16 +98,23 @@ Unreaped& unreaped() {
   static Unreaped u;
   return u;
 }
-void reap_finished() {
+
+}  // namespace
+
+void wait_for_ended_test_processes(double max_seconds) {
+  using clock = std::chrono::steady_clock;
+  const auto give_up = clock::now() + std::chrono::duration<double>(max_seconds);
   Unreaped& u = unreaped();
   const std::lock_guard<std::mutex> hold(u.mutex);
   std::vector<pid_t> left;
-  for (const pid_t pid : u.pids)
-    if (waitpid(pid, nullptr, WNOHANG) == 0) left.push_back(pid);
+  for (const pid_t pid : u.pids) {
+    pid_t w = 0;
+    while ((w = waitpid(pid, nullptr, WNOHANG)) == 0 && clock::now() < give_up)
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    if (w == 0) left.push_back(pid);  // still tearing down: left to the next call, or to init
+  }
   u.pids.swap(left);
 }
-
-}  // namespace
 
 Captured run_capture(const std::vector<std::string>& argv, const std::string& cwd,
                      const std::string* input) {
@@ -201,7 +208,9 @@ ChildEnd run_watched(const WatchedChild& child) {
     end.stopped = true;
     return end;
   }
-  reap_finished();
+  // The previous test process's context must be gone first: on a GPU in an exclusive compute mode
+  // this one could not make its own, and that process still holds its locks.
+  wait_for_ended_test_processes();
   const auto started = clock::now();
   std::optional<StopSignals> catching(std::in_place);
   const pid_t pid = start_in_own_group(child.argv, child.log_path);

@@ -17,7 +17,8 @@
 // $FAKE_IMAGE_PROBLEM set, a run reports that text as its device images' problem (a build folder
 // compiled for another GPU) in its device record and exits as the harness does then. A run that
 // reaches its end writes the harness's "exit" record; with $FAKE_SLOW_EXIT set, it then takes
-// that many seconds to exit (a CUDA context's teardown, slowed down).
+// that many seconds to exit (a CUDA context's teardown, slowed down). With $FAKE_PIDS_FILE set, a
+// run appends its pid there.
 #include <signal.h>
 #include <unistd.h>
 
@@ -80,6 +81,8 @@ int main(int argc, char** argv) {
     for (int i = 1; i < argc; ++i) out << (i > 1 ? " " : "") << argv[i];
     out << "\n";
   }
+  if (const char* pids_file = std::getenv("FAKE_PIDS_FILE"); pids_file && !list)
+    std::ofstream(pids_file, std::ios::app) << getpid() << "\n";
   if (list) {  // "step/Suite.name" -> "step/Suite.\n  name", those the filter selects
     const char* env = std::getenv("FAKE_TESTS");
     for (const std::string& t : split(env ? env : "", ':')) {

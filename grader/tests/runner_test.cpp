@@ -112,6 +112,7 @@ class Runner : public ::testing::Test {
     unsetenv("FAKE_BUSY_WHILE");
     unsetenv("FAKE_IMAGE_PROBLEM");
     unsetenv("FAKE_SLOW_EXIT");
+    unsetenv("FAKE_PIDS_FILE");
   }
   // Grades 07 with the fake child's `tests`; `device` receives the device record the grade kept.
   course::LessonReport grade(const std::string& tests, nlohmann::json* device = nullptr) {
@@ -195,6 +196,29 @@ TEST_F(Runner, TheGradeGoesOnOnceTheTestProcessSaysItIsDone) {
   int processes = 0;
   for (std::string line; std::getline(in, line);) ++processes;
   EXPECT_EQ(processes, 1);
+}
+
+// The process killed once it said it was done is not left behind: the next grade's test process
+// starts only once it is gone (its CUDA context and locks released), and reaps it.
+TEST_F(Runner, TheNextGradeStartsOnceTheLastTestProcessIsGone) {
+  setenv("FAKE_SLOW_EXIT", "20", 1);
+  setenv("FAKE_PIDS_FILE", (dir_ / "pids").c_str(), 1);
+  options_.kind = course::RunKind::quick;
+  grade("naive/T.pass");
+  pid_t first = 0;
+  std::ifstream(dir_ / "pids") >> first;
+  ASSERT_GT(first, 0);
+  // Killed, not reaped: it becomes a zombie of this process (so its pid is never reused).
+  const std::string proc = "/proc/" + std::to_string(first) + "/stat";
+  std::string stat;
+  for (int i = 0; i < 200 && stat.find(") Z ") == std::string::npos; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    std::ifstream in(proc);
+    std::getline(in, stat);
+  }
+  EXPECT_NE(stat.find(") Z "), std::string::npos) << stat;
+  grade("naive/T.pass");
+  EXPECT_FALSE(fs::exists("/proc/" + std::to_string(first))) << "never reaped";
 }
 
 TEST_F(Runner, UnderComputeSanitizerTheGradeWaitsForTheTestProcessToEnd) {
@@ -641,6 +665,40 @@ TEST_F(Runner, AnExclusiveGpuRunsTheTestsAgainAlone) {
   EXPECT_EQ(r.memcheck, course::LessonMemcheck::ran);
   EXPECT_EQ(step(r, "naive").memcheck, course::StepMemcheck::clean);
   EXPECT_EQ(sanitizer_calls().size(), 2u);  // beside the first try, then after the tests
+}
+
+// A GPU in an exclusive compute mode that a test process which has just ended still holds (a grade
+// just before this one no longer waits for that process's teardown): the grade tries again after
+// half a second, twice, before it says there is no usable GPU.
+TEST_F(Runner, AnExclusiveGpuStillHeldByAnEndedProcessIsTriedAgain) {
+  const fs::path busy = dir_ / "busy";
+  const fs::path args = dir_ / "test-process-args";
+  std::ofstream(busy) << "the last grade's test process is still in its teardown\n";
+  setenv("FAKE_BUSY_WHILE", busy.c_str(), 1);
+  setenv("FAKE_ARGS_FILE", args.c_str(), 1);
+  options_.kind = course::RunKind::quick;
+  std::thread teardown([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    fs::remove(busy);
+  });
+  const auto r = grade("naive/T.pass");
+  teardown.join();
+  EXPECT_EQ(step(r, "naive").status, course::StepStatus::pass) << r.message;
+  auto processes = [&] {
+    std::ifstream in(args);
+    int count = 0;
+    for (std::string line; std::getline(in, line);) ++count;
+    return count;
+  };
+  EXPECT_EQ(processes(), 2);
+
+  // Held for good: no usable GPU, after three tries.
+  std::ofstream(busy) << "another program holds the GPU\n";
+  fs::remove(args);
+  const auto held = grade("naive/T.pass");
+  EXPECT_EQ(held.status, course::LessonStatus::no_gpu);
+  EXPECT_NE(held.message.find("cudaErrorDevicesUnavailable"), std::string::npos) << held.message;
+  EXPECT_EQ(processes(), 3);
 }
 
 // --quick: no memcheck, said in the report (text and JSON), and never recorded as progress.

@@ -36,6 +36,10 @@ bool& quiet() {  // the locks are had (kept open until the process ends), or the
   static bool had = false;
   return had;
 }
+int& quiet_lock_fd() {  // the grade's lock, once had (-1: not had)
+  static int fd = -1;
+  return fd;
+}
 
 // Takes flock `op` (LOCK_SH or LOCK_EX) on `fd`, polling every 5 ms and calling `beat` about once
 // a second while it waits. False when the file cannot be locked at all (then nothing is waited
@@ -127,8 +131,15 @@ void wait_for_quiet_gpu() {
   if (!lock_path().empty()) {
     const int fd = open_lock_file(lock_path());
     if (fd >= 0) take(fd, LOCK_EX, heartbeat());  // fd stays open: the lock is this process's
+    quiet_lock_fd() = fd;
   }
   if (m != nullptr) m->take_alone(machine_heartbeat() ? machine_heartbeat() : heartbeat());
+}
+
+void release_gpu_locks() {
+  if (quiet_lock_fd() >= 0) close(quiet_lock_fd());
+  quiet_lock_fd() = -1;
+  machine().reset();
 }
 
 namespace {

@@ -81,6 +81,12 @@ TEST(QuietGpu, WaitsForTheGradersLockThenKeepsIt) {
   EXPECT_NE(::flock(again, LOCK_EX | LOCK_NB), 0);
   ::close(again);
   harness::wait_for_quiet_gpu();  // a second wait returns at once
+  // Once every test has run, the process lets it go before its CUDA context's teardown.
+  harness::release_gpu_locks();
+  const int after = ::open(lock.c_str(), O_RDWR | O_CLOEXEC);
+  ASSERT_GE(after, 0);
+  EXPECT_EQ(::flock(after, LOCK_EX | LOCK_NB), 0) << "still held after release_gpu_locks()";
+  ::close(after);
   harness::set_quiet_gpu_lock("", {});
   fs::remove(lock);
 }

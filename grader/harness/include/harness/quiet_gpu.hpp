@@ -61,6 +61,12 @@ inline constexpr char kGpuLockDir[] = "/tmp";
 /// locks, once they are had, or for a lock file that cannot be opened (nothing to wait for).
 void wait_for_quiet_gpu();
 
+/// Lets go of the grade's lock and of this process's share of the GPU on the machine, once every
+/// test has run: the process's CUDA context is torn down after it ends, and a test process that
+/// comes next (the grader no longer waits for that end, driver/process.hpp) need not wait for
+/// the teardown to take them. Nothing may use the GPU after it.
+void release_gpu_locks();
+
 /// Makes the tests of `suite` call wait_for_quiet_gpu() themselves, where they need the GPU
 /// alone, instead of having the reporter wait at their start: for a test that may end before it
 /// uses the GPU (a timed test of a step whose cases failed, lesson 15's profiled test when the
