@@ -89,10 +89,17 @@ std::vector<char*> c_argv(const std::vector<std::string>& argv) {
 
 // Test processes killed once their report said they were done (WatchedChild::done_at_exit_record)
 // and not waited for: reaped by wait_for_ended_test_processes() before the grader's next GPU
-// work, or by init once the grader has exited.
+// work, or by init once the grader has exited. Each is waited for until kEndedWaitSeconds after
+// its kill at most, over all calls: a process whose teardown hangs in the driver costs that once.
+// waitpid() is called with the mutex held only, so no pid is reaped twice.
+constexpr double kEndedWaitSeconds = 5.0;
+struct Ended {
+  pid_t pid;
+  std::chrono::steady_clock::time_point give_up;  ///< waited for until then
+};
 struct Unreaped {
   std::mutex mutex;
-  std::vector<pid_t> pids;
+  std::vector<Ended> ended;
 };
 Unreaped& unreaped() {
   static Unreaped u;
@@ -101,19 +108,32 @@ Unreaped& unreaped() {
 
 }  // namespace
 
-void wait_for_ended_test_processes(double max_seconds) {
-  using clock = std::chrono::steady_clock;
-  const auto give_up = clock::now() + std::chrono::duration<double>(max_seconds);
+void note_ended_test_process(int pid) {
+  const auto give_up = std::chrono::steady_clock::now() +
+                       std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                           std::chrono::duration<double>(kEndedWaitSeconds));
+  const std::lock_guard<std::mutex> hold(unreaped().mutex);
+  unreaped().ended.push_back({pid, give_up});
+}
+
+void wait_for_ended_test_processes() {
   Unreaped& u = unreaped();
-  const std::lock_guard<std::mutex> hold(u.mutex);
-  std::vector<pid_t> left;
-  for (const pid_t pid : u.pids) {
-    pid_t w = 0;
-    while ((w = waitpid(pid, nullptr, WNOHANG)) == 0 && clock::now() < give_up)
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    if (w == 0) left.push_back(pid);  // still tearing down: left to the next call, or to init
+  for (;;) {
+    bool waiting = false;
+    {
+      const std::lock_guard<std::mutex> hold(u.mutex);
+      const auto now = std::chrono::steady_clock::now();
+      std::vector<Ended> left;
+      for (const Ended& e : u.ended) {
+        if (waitpid(e.pid, nullptr, WNOHANG) != 0) continue;  // reaped now (or not a child)
+        left.push_back(e);
+        waiting |= now < e.give_up;
+      }
+      u.ended.swap(left);
+    }
+    if (!waiting) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
-  u.pids.swap(left);
 }
 
 Captured run_capture(const std::vector<std::string>& argv, const std::string& cwd,
@@ -272,10 +292,7 @@ ChildEnd run_watched(const WatchedChild& child) {
   }
   // Anything the child left running in its group goes with it.
   kill(-pid, SIGKILL);
-  if (done_code) {  // killed in its teardown: reaped later, not waited for here
-    const std::lock_guard<std::mutex> hold(unreaped().mutex);
-    unreaped().pids.push_back(pid);
-  }
+  if (done_code) note_ended_test_process(pid);  // killed in its teardown: not waited for here
   catching.reset();
   // Handlers restored: the signal now ends the grader (while another watcher runs, its handler
   // catches it again, that watcher kills its own process, and the last one ends the grader).

@@ -63,12 +63,18 @@ int start_in_own_group(const std::vector<std::string>& argv, const std::string& 
 /// says the child is done (then ChildEnd::exited and the record's code, as if it had exited).
 ChildEnd run_watched(const WatchedChild& child);
 
-/// Waits up to `max_seconds` in all for the test processes that run_watched() killed once their
-/// report said they were done (WatchedChild::done_at_exit_record) to be gone, and reaps them.
-/// Called before any GPU work that comes after them in this grader (run_watched() does), so that
-/// it starts only once their CUDA context and their locks are released, as when the grader still
-/// waited for each process's end. A grader that ends after its last test process does not wait.
-void wait_for_ended_test_processes(double max_seconds = 5.0);
+/// Waits for the test processes that run_watched() killed once their report said they were done
+/// (WatchedChild::done_at_exit_record, note_ended_test_process()) to be gone, and reaps them;
+/// each is waited for until 5 s after its kill at most, over all calls (a teardown that hangs in
+/// the driver costs that once). Called before any GPU work that comes after them in this grader
+/// (run_watched() does), so that it starts only once their CUDA contexts and locks are released,
+/// as when the grader still waited for each process's end. A grader that ends after its last test
+/// process does not wait. Thread-safe.
+void wait_for_ended_test_processes();
+
+/// Adds `pid`, a child of this process in the middle of its end, to those that
+/// wait_for_ended_test_processes() waits for and reaps. Thread-safe.
+void note_ended_test_process(int pid);
 
 /// Human words for how a child ended ("killed by signal 11 (Segmentation fault)").
 std::string describe(const ChildEnd& end);

@@ -340,13 +340,18 @@ bool run_tests(const course::Lesson& lesson, const std::vector<const course::Ste
   std::set<std::string> done;
   HangBudget hangs(o);
   int busy_tries = 0;  // runs that found the GPU busy (an exclusive compute mode), see below
+  bool busy = false;   // the last run found it so
   for (int n = 0;; ++n) {
     std::vector<std::string> remaining;
     for (const std::string& t : run.expected)
       if (!done.count(t) && !hangs.spent(t)) remaining.push_back(t);
     if (remaining.empty() || n > static_cast<int>(run.expected.size()) + busy_tries) break;
     const std::string report_path = (run_dir / fmt::format("run-{}.jsonl", n)).string();
-    if (o.status_messages)
+    if (o.status_messages && busy)
+      fmt::print(stderr,
+                 "the GPU was busy (an exclusive compute mode, another process's context): "
+                 "trying again ...\n");
+    else if (o.status_messages)
       fmt::print(stderr, "running {} hidden test{} of {}{} ...\n", remaining.size(),
                  remaining.size() == 1 ? "" : "s", lesson.id, n ? " in a fresh process" : "");
     ProcessRun p;
@@ -366,11 +371,17 @@ bool run_tests(const course::Lesson& lesson, const std::vector<const course::Ste
     if (unsupported_here(lesson, log.device, report)) return false;
     // A GPU in an exclusive compute mode gives one process a context at a time, and a test process
     // that has just ended (a grade run just before this one, which did not wait for its end) may
-    // still hold its context for a few tenths of a second: wait and try again, twice. With memcheck
-    // beside the tests, the grade runs them again alone instead (grade_holding_lock).
-    if (log.no_gpu && o.quiet_gpu_lock.empty() && busy_tries < 2 &&
-        log.no_gpu_reason.find("cudaErrorDevicesUnavailable") != std::string::npos) {
+    // still hold its context for a few tenths of a second: wait and try again, twice, leaving no
+    // trace of the try in the run's log and records. Not with memcheck beside the tests (the grade
+    // runs them again alone instead, grade_holding_lock), nor under a wrapper (memcheck beside
+    // them cannot have the GPU before they end; its findings are counted over the whole log).
+    busy = log.no_gpu && o.quiet_gpu_lock.empty() && o.wrapper.empty() && busy_tries < 2 &&
+           log.no_gpu_reason.find("cudaErrorDevicesUnavailable") != std::string::npos;
+    if (busy) {
       ++busy_tries;
+      std::error_code ignored;
+      fs::resize_file(run.log_path, p.log_from, ignored);
+      fs::remove(report_path, ignored);
       std::this_thread::sleep_for(std::chrono::milliseconds(500));
       continue;
     }

@@ -17,8 +17,8 @@
 // $FAKE_IMAGE_PROBLEM set, a run reports that text as its device images' problem (a build folder
 // compiled for another GPU) in its device record and exits as the harness does then. A run that
 // reaches its end writes the harness's "exit" record; with $FAKE_SLOW_EXIT set, it then takes
-// that many seconds to exit (a CUDA context's teardown, slowed down). With $FAKE_PIDS_FILE set, a
-// run appends its pid there.
+// that many seconds to exit (a CUDA context's teardown, slowed down). With $FAKE_BUSY_COUNT_FILE
+// holding a number above 0, a run takes one off and finds the GPU busy, as $FAKE_BUSY_WHILE.
 #include <signal.h>
 #include <unistd.h>
 
@@ -81,8 +81,6 @@ int main(int argc, char** argv) {
     for (int i = 1; i < argc; ++i) out << (i > 1 ? " " : "") << argv[i];
     out << "\n";
   }
-  if (const char* pids_file = std::getenv("FAKE_PIDS_FILE"); pids_file && !list)
-    std::ofstream(pids_file, std::ios::app) << getpid() << "\n";
   if (list) {  // "step/Suite.name" -> "step/Suite.\n  name", those the filter selects
     const char* env = std::getenv("FAKE_TESTS");
     for (const std::string& t : split(env ? env : "", ':')) {
@@ -93,7 +91,18 @@ int main(int argc, char** argv) {
     return 0;
   }
   // The GPU in an exclusive compute mode, its one context taken by another process.
-  if (const char* busy = std::getenv("FAKE_BUSY_WHILE"); busy && std::ifstream(busy)) {
+  bool busy_now = false;
+  if (const char* busy = std::getenv("FAKE_BUSY_WHILE"); busy && std::ifstream(busy))
+    busy_now = true;
+  if (const char* count_file = std::getenv("FAKE_BUSY_COUNT_FILE")) {
+    int count = 0;
+    std::ifstream(count_file) >> count;
+    if (count > 0) {
+      std::ofstream(count_file) << count - 1 << "\n";
+      busy_now = true;
+    }
+  }
+  if (busy_now) {
     std::ofstream(report, std::ios::app)
         << R"j({"event":"no_gpu","reason":"all CUDA-capable devices are busy or unavailable (cudaErrorDevicesUnavailable)"})j"
         << "\n";

@@ -24,6 +24,7 @@
 #include "course/manifest.hpp"
 #include "devcheck.hpp"
 #include "grade.hpp"
+#include "process.hpp"
 #include "progress.hpp"
 #include "test_dir.hpp"
 
@@ -112,7 +113,7 @@ class Runner : public ::testing::Test {
     unsetenv("FAKE_BUSY_WHILE");
     unsetenv("FAKE_IMAGE_PROBLEM");
     unsetenv("FAKE_SLOW_EXIT");
-    unsetenv("FAKE_PIDS_FILE");
+    unsetenv("FAKE_BUSY_COUNT_FILE");
   }
   // Grades 07 with the fake child's `tests`; `device` receives the device record the grade kept.
   course::LessonReport grade(const std::string& tests, nlohmann::json* device = nullptr) {
@@ -198,27 +199,24 @@ TEST_F(Runner, TheGradeGoesOnOnceTheTestProcessSaysItIsDone) {
   EXPECT_EQ(processes, 1);
 }
 
-// The process killed once it said it was done is not left behind: the next grade's test process
-// starts only once it is gone (its CUDA context and locks released), and reaps it.
+// A test process killed once it said it was done may still be ending (its CUDA context's
+// teardown): the grader's next test process starts only once it is gone, and it is reaped.
 TEST_F(Runner, TheNextGradeStartsOnceTheLastTestProcessIsGone) {
-  setenv("FAKE_SLOW_EXIT", "20", 1);
-  setenv("FAKE_PIDS_FILE", (dir_ / "pids").c_str(), 1);
   options_.kind = course::RunKind::quick;
-  grade("naive/T.pass");
-  pid_t first = 0;
-  std::ifstream(dir_ / "pids") >> first;
-  ASSERT_GT(first, 0);
-  // Killed, not reaped: it becomes a zombie of this process (so its pid is never reused).
-  const std::string proc = "/proc/" + std::to_string(first) + "/stat";
-  std::string stat;
-  for (int i = 0; i < 200 && stat.find(") Z ") == std::string::npos; ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    std::ifstream in(proc);
-    std::getline(in, stat);
+  const pid_t ending = fork();  // stands in for it: gone 0.4 s from now
+  ASSERT_GE(ending, 0);
+  if (ending == 0) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(400));
+    _exit(0);
   }
-  EXPECT_NE(stat.find(") Z "), std::string::npos) << stat;
+  driver::note_ended_test_process(ending);
+  const auto started = std::chrono::steady_clock::now();
   grade("naive/T.pass");
-  EXPECT_FALSE(fs::exists("/proc/" + std::to_string(first))) << "never reaped";
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  EXPECT_GE(seconds, 0.3) << "the grade's test process did not wait for the one still ending";
+  EXPECT_FALSE(fs::exists("/proc/" + std::to_string(ending))) << "never reaped";
+  if (fs::exists("/proc/" + std::to_string(ending))) ::waitpid(ending, nullptr, 0);
 }
 
 TEST_F(Runner, UnderComputeSanitizerTheGradeWaitsForTheTestProcessToEnd) {
@@ -671,29 +669,28 @@ TEST_F(Runner, AnExclusiveGpuRunsTheTestsAgainAlone) {
 // just before this one no longer waits for that process's teardown): the grade tries again after
 // half a second, twice, before it says there is no usable GPU.
 TEST_F(Runner, AnExclusiveGpuStillHeldByAnEndedProcessIsTriedAgain) {
-  const fs::path busy = dir_ / "busy";
+  const fs::path busy = dir_ / "busy-runs";
   const fs::path args = dir_ / "test-process-args";
-  std::ofstream(busy) << "the last grade's test process is still in its teardown\n";
-  setenv("FAKE_BUSY_WHILE", busy.c_str(), 1);
+  setenv("FAKE_BUSY_COUNT_FILE", busy.c_str(), 1);
   setenv("FAKE_ARGS_FILE", args.c_str(), 1);
   options_.kind = course::RunKind::quick;
-  std::thread teardown([&] {
-    std::this_thread::sleep_for(std::chrono::milliseconds(300));
-    fs::remove(busy);
-  });
-  const auto r = grade("naive/T.pass");
-  teardown.join();
-  EXPECT_EQ(step(r, "naive").status, course::StepStatus::pass) << r.message;
   auto processes = [&] {
     std::ifstream in(args);
     int count = 0;
     for (std::string line; std::getline(in, line);) ++count;
     return count;
   };
+  std::ofstream(busy) << "1\n";  // busy for the first run only
+  const auto r = grade("naive/T.pass");
+  EXPECT_EQ(step(r, "naive").status, course::StepStatus::pass) << r.message;
   EXPECT_EQ(processes(), 2);
+  // The busy try leaves no records behind.
+  const fs::path runs = dir_ / "grader-runs" / "grade_07_transpose" / "grade";
+  EXPECT_FALSE(fs::exists(runs / "run-0.jsonl"));
+  EXPECT_TRUE(fs::exists(runs / "run-1.jsonl"));
 
   // Held for good: no usable GPU, after three tries.
-  std::ofstream(busy) << "another program holds the GPU\n";
+  std::ofstream(busy) << "100\n";
   fs::remove(args);
   const auto held = grade("naive/T.pass");
   EXPECT_EQ(held.status, course::LessonStatus::no_gpu);

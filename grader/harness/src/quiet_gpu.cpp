@@ -32,7 +32,7 @@ std::unique_ptr<GpuShare>& machine() {  // set by share_gpu_on_machine()
   static std::unique_ptr<GpuShare> share;
   return share;
 }
-bool& quiet() {  // the locks are had (kept open until the process ends), or there are none
+bool& quiet() {  // the locks are had (kept until release_gpu_locks() or the end), or there are none
   static bool had = false;
   return had;
 }

@@ -57,8 +57,9 @@ inline constexpr char kGpuLockDir[] = "/tmp";
 
 /// Blocks until the GPU is quiet: the grade's own lock is had, and the GPU is this process's alone
 /// on the machine (after share_gpu_on_machine(); the device is synchronized before its share is
-/// left). Heartbeat while waiting; keeps both until the process ends. Returns at once without
-/// locks, once they are had, or for a lock file that cannot be opened (nothing to wait for).
+/// left). Heartbeat while waiting; keeps both until release_gpu_locks() or the process's end.
+/// Returns at once without locks, once they are had, or for a lock file that cannot be opened
+/// (nothing to wait for).
 void wait_for_quiet_gpu();
 
 /// Lets go of the grade's lock and of this process's share of the GPU on the machine, once every
